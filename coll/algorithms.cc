@@ -1,0 +1,77 @@
+#include "coll/algorithms.h"
+
+#include <cstdio>
+
+namespace topoa2a {
+
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> table = {
+      {AlgorithmId::kRing, "ring",
+       "store-and-forward ring: p-1 rounds to the right neighbour, each forwarding what is not "
+       "for it",
+       "none", false, true, ring_check, ring_build, ring_rounds, ring_blocks_sent, ring_time},
+      {AlgorithmId::kRingBidir, "ring_bidir",
+       "bidirectional ring: half of the blocks travel each way, ceil((p-1)/2) rounds", "none",
+       false, false, ring_bidir_check, ring_bidir_build, ring_bidir_rounds, ring_bidir_blocks_sent,
+       ring_bidir_time},
+      {AlgorithmId::kMesh, "mesh",
+       "two-phase mesh: ring all-to-all along each row of an r x c grid, then along each column",
+       "grid rows*cols must equal p", false, false, mesh_check, mesh_build, mesh_rounds,
+       mesh_blocks_sent, mesh_time},
+      {AlgorithmId::kHypercube, "hypercube",
+       "hypercube: log2(p) rounds, each exchanging the half of the data bound for the other "
+       "subcube",
+       "p must be a power of two", false, false, hypercube_check, hypercube_build, hypercube_rounds,
+       hypercube_blocks_sent, hypercube_time},
+      {AlgorithmId::kOneFactor, "onefactor",
+       "1-factor pairing (odd/even rule): p-1 (even p) or p (odd p) direct pairwise exchanges",
+       "none", true, true, onefactor_check, onefactor_build, onefactor_rounds,
+       onefactor_blocks_sent, onefactor_time},
+      {AlgorithmId::kOneFactorXor, "onefactor_xor",
+       "1-factor pairing j XOR i: p-1 direct pairwise exchanges", "p must be a power of two", true,
+       false, onefactor_xor_check, onefactor_xor_build, onefactor_xor_rounds,
+       onefactor_xor_blocks_sent, onefactor_xor_time},
+  };
+  return table;
+}
+
+const Algorithm* find_algorithm(std::string_view name) {
+  for (const Algorithm& a : algorithms())
+    if (name == a.name) return &a;
+  return nullptr;
+}
+
+const Algorithm& algorithm(AlgorithmId id) { return algorithms()[static_cast<size_t>(id)]; }
+
+std::string algorithm_names(bool alltoallv_only) {
+  std::string out;
+  for (const Algorithm& a : algorithms()) {
+    if (alltoallv_only && !a.alltoallv) continue;
+    if (!out.empty()) out += ", ";
+    out += a.name;
+  }
+  return out;
+}
+
+Params resolve_params(int p, Params params) {
+  if (params.grid.rows == 0 && params.grid.cols == 0) params.grid = default_grid(p);
+  return params;
+}
+
+Grid default_grid(int p) {
+  Grid g{1, p > 0 ? p : 1};
+  for (int r = 1; r * r <= p; ++r)
+    if (p % r == 0) g = Grid{r, p / r};
+  return g;
+}
+
+bool parse_grid(const std::string& text, Grid* out) {
+  int r = 0, c = 0;
+  char x = 0, tail = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &r, &x, &c, &tail) != 3) return false;
+  if ((x != 'x' && x != 'X') || r <= 0 || c <= 0) return false;
+  *out = Grid{r, c};
+  return true;
+}
+
+}  // namespace topoa2a

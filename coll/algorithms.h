@@ -1,0 +1,92 @@
+// The one table of topoa2a's all-to-all algorithms.
+//
+// CVAR value lists, help text, tests and benchmarks are derived from this
+// table; nothing else lists the algorithms.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "coll/schedule.h"
+
+namespace topoa2a {
+
+enum class AlgorithmId : int {
+  kRing,
+  kRingBidir,
+  kMesh,
+  kHypercube,
+  kOneFactor,
+  kOneFactorXor,
+};
+
+struct Algorithm {
+  AlgorithmId id;
+  const char* name;          // CVAR value, e.g. "ring"
+  const char* description;   // one line for help text
+  const char* restrictions;  // human readable, "none" if none
+  bool direct;               // every block goes straight from source to destination
+  bool alltoallv;            // also offered for MPI_Alltoallv
+
+  // Empty when the algorithm can run on p ranks with these parameters,
+  // otherwise the reason it cannot (used for fallback messages).
+  std::string (*check)(int p, const Params& params);
+  Schedule (*build)(int p, int rank, const Params& params);
+
+  // The seed's cost model. rounds: communication rounds (idle ones
+  // included); blocks_sent: blocks (units of m) that `rank` sends in total;
+  // time: the seed's formula in t_s, t_w, m (m in bytes per block).
+  int (*rounds)(int p, const Params& params);
+  long long (*blocks_sent)(int p, int rank, const Params& params);
+  double (*time)(int p, const Params& params, double ts, double tw, double m);
+};
+
+const std::vector<Algorithm>& algorithms();
+const Algorithm* find_algorithm(std::string_view name);
+const Algorithm& algorithm(AlgorithmId id);
+
+// Comma separated list of the algorithm names, for error messages.
+std::string algorithm_names(bool alltoallv_only = false);
+
+// Fill in defaults (the mesh grid) for p ranks.
+Params resolve_params(int p, Params params);
+
+// Per-algorithm entry points, each in its own file.
+std::string ring_check(int p, const Params&);
+Schedule ring_build(int p, int rank, const Params&);
+int ring_rounds(int p, const Params&);
+long long ring_blocks_sent(int p, int rank, const Params&);
+double ring_time(int p, const Params&, double ts, double tw, double m);
+
+std::string ring_bidir_check(int p, const Params&);
+Schedule ring_bidir_build(int p, int rank, const Params&);
+int ring_bidir_rounds(int p, const Params&);
+long long ring_bidir_blocks_sent(int p, int rank, const Params&);
+double ring_bidir_time(int p, const Params&, double ts, double tw, double m);
+
+std::string mesh_check(int p, const Params&);
+Schedule mesh_build(int p, int rank, const Params&);
+int mesh_rounds(int p, const Params&);
+long long mesh_blocks_sent(int p, int rank, const Params&);
+double mesh_time(int p, const Params&, double ts, double tw, double m);
+
+std::string hypercube_check(int p, const Params&);
+Schedule hypercube_build(int p, int rank, const Params&);
+int hypercube_rounds(int p, const Params&);
+long long hypercube_blocks_sent(int p, int rank, const Params&);
+double hypercube_time(int p, const Params&, double ts, double tw, double m);
+
+std::string onefactor_check(int p, const Params&);
+Schedule onefactor_build(int p, int rank, const Params&);
+int onefactor_rounds(int p, const Params&);
+long long onefactor_blocks_sent(int p, int rank, const Params&);
+double onefactor_time(int p, const Params&, double ts, double tw, double m);
+
+std::string onefactor_xor_check(int p, const Params&);
+Schedule onefactor_xor_build(int p, int rank, const Params&);
+int onefactor_xor_rounds(int p, const Params&);
+long long onefactor_xor_blocks_sent(int p, int rank, const Params&);
+double onefactor_xor_time(int p, const Params&, double ts, double tw, double m);
+
+}  // namespace topoa2a

@@ -1,0 +1,40 @@
+// One direction of a store-and-forward ring among n members: the building
+// block of ring, ring_bidir and both phases of mesh.
+//
+// unit(u, v) lists the blocks that member u must get to member v. A unit
+// whose target is t hops away in direction dir leaves u in round 1 and is
+// forwarded once per round until it reaches v in round t. Only targets at
+// most `hops` away travel in this pass. In round k member i sends to
+// i+dir every unit it holds that has further to go, and receives from
+// i-dir the units of origin i-dir*k; the unit for i itself comes first, so
+// what it forwards next round is the tail of what it just received.
+#pragma once
+
+#include <vector>
+
+#include "coll/schedule.h"
+
+namespace topoa2a {
+
+template <class MemberFn, class UnitFn>
+void ring_pass(std::vector<Round>& rounds, size_t first_round, int n, int pos, int dir, int hops,
+               MemberFn member, UnitFn unit) {
+  if (rounds.size() < first_round + hops) rounds.resize(first_round + hops);
+  for (int k = 1; k <= hops; ++k) {
+    Round& round = rounds[first_round + k - 1];
+    Transfer send{member(mod(pos + dir, n)), {}};
+    const int send_origin = mod(pos - dir * (k - 1), n);
+    for (int t = k; t <= hops; ++t)
+      for (const Block& b : unit(send_origin, mod(send_origin + dir * t, n)))
+        send.blocks.push_back(b);
+    Transfer recv{member(mod(pos - dir, n)), {}};
+    const int recv_origin = mod(pos - dir * k, n);
+    for (int t = k; t <= hops; ++t)
+      for (const Block& b : unit(recv_origin, mod(recv_origin + dir * t, n)))
+        recv.blocks.push_back(b);
+    round.sends.push_back(std::move(send));
+    round.recvs.push_back(std::move(recv));
+  }
+}
+
+}  // namespace topoa2a

@@ -1,0 +1,78 @@
+// Schedules: the plain-data description of an all-to-all algorithm.
+//
+// Block (s, d) is the message that rank s sends to rank d (sendcount elements
+// of sendtype on s, recvcount elements of recvtype on d). A schedule lists,
+// for one rank, the rounds of an algorithm: in each round the transfers this
+// rank sends and the transfers it receives, each naming the peer and the
+// blocks the message carries, in message order. Blocks may travel through
+// intermediate ranks (store-and-forward). The block (r, r) never moves: the
+// executor copies it locally.
+//
+// Schedules are pure functions of (p, rank, parameters): no MPI here. The
+// same data drives the executor, the tests and any simulator.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace topoa2a {
+
+struct Block {
+  int src = 0;
+  int dst = 0;
+  friend bool operator==(const Block& a, const Block& b) {
+    return a.src == b.src && a.dst == b.dst;
+  }
+  friend bool operator!=(const Block& a, const Block& b) { return !(a == b); }
+};
+
+struct Transfer {
+  int peer = -1;
+  std::vector<Block> blocks;  // message order
+};
+
+// Several sends / receives in one round run concurrently. Two transfers
+// between the same pair of ranks in one round are matched in list order.
+struct Round {
+  std::vector<Transfer> sends;
+  std::vector<Transfer> recvs;
+  bool idle() const { return sends.empty() && recvs.empty(); }
+};
+
+struct Schedule {
+  std::vector<Round> rounds;  // an idle round stays in the list (seed's count)
+};
+
+// A logical rows x cols process grid; rank = row * cols + col.
+struct Grid {
+  int rows = 0;
+  int cols = 0;
+  bool valid_for(int p) const { return rows > 0 && cols > 0 && rows * cols == p; }
+};
+
+// Algorithm parameters. A zero grid means "choose the default".
+struct Params {
+  Grid grid;
+};
+
+inline int mod(int a, int p) {
+  int r = a % p;
+  return r < 0 ? r + p : r;
+}
+
+inline bool is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
+
+inline int ilog2(int p) {
+  int l = 0;
+  while ((1 << l) < p) ++l;
+  return l;
+}
+
+// The factorisation rows x cols = p closest to square, rows <= cols.
+Grid default_grid(int p);
+
+// Parse "RxC" (e.g. "4x2"). Returns false on malformed text.
+bool parse_grid(const std::string& text, Grid* out);
+
+}  // namespace topoa2a

@@ -1,0 +1,31 @@
+// Whole-machine simulations of schedules and plans, for the tests. Every
+// rank's schedule is built and run round by round against the others.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coll/algorithms.h"
+#include "coll/plan.h"
+
+namespace topoa2a::test {
+
+struct SimReport {
+  std::vector<std::string> errors;     // empty: the schedule is correct
+  int rounds = 0;                      // rounds of rank 0's schedule
+  std::vector<long long> blocks_sent;  // per rank
+};
+
+// Moves block labels as the schedules say; checks that senders hold what
+// they send, that sends and receives match pairwise (peer and block list,
+// in order) and that every block (s, d) ends at d exactly once.
+SimReport simulate_schedules(const std::vector<Schedule>& schedules);
+
+// Runs the compiled plans on labelled buffers (send buffer, scratch slots,
+// receive buffer) and checks every receive buffer ends with (s, d) at s.
+std::vector<std::string> simulate_plans(const std::vector<Plan>& plans,
+                                        const std::vector<Schedule>& schedules);
+
+std::vector<Schedule> build_all(const Algorithm& a, int p, const Params& params);
+
+}  // namespace topoa2a::test
