@@ -83,8 +83,8 @@ int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, RunS
     if (err != MPI_SUCCESS) return err;
     if (send.count * send.info.size != bs) return MPI_ERR_TRUNCATE;
   }
+  if (bs == 0) return MPI_SUCCESS;  // nothing moves
   if (stats) stats->rounds += plan.rounds;
-  if (bs == 0) return MPI_SUCCESS;
 
   std::unique_ptr<char[]> scratch(new char[std::max<MPI_Aint>(1, plan.scratch_slots * bs)]);
   auto slot = [&](int i) { return scratch.get() + static_cast<MPI_Aint>(i) * bs; };

@@ -26,10 +26,29 @@ struct RunStats {
   long long messages_sent = 0;
 };
 
+struct AlltoallvArgs {
+  const void* sendbuf;  // MPI_IN_PLACE allowed
+  const int* sendcounts;
+  const int* sdispls;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* rdispls;
+  MPI_Datatype recvtype;
+};
+
 // Largest message (in blocks) the plan sends or receives.
 int max_message_blocks(const Plan& plan);
 
 // Run the plan. Returns MPI_SUCCESS or an MPI error code.
 int run_alltoall(const Plan& plan, Transport& transport, const AlltoallArgs& args, RunStats* stats);
+
+// Run a schedule for MPI_Alltoallv. Block sizes differ, so forwarded blocks
+// travel in self-describing messages (a header of block sizes, then the
+// packed blocks) whose length the receiver learns by a matched probe; a
+// message of one block straight from its source to its destination uses the
+// user's buffers and datatypes, as in run_alltoall.
+int run_alltoallv(const Schedule& schedule, Transport& transport, const AlltoallvArgs& args,
+                  RunStats* stats);
 
 }  // namespace topoa2a

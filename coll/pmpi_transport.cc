@@ -28,6 +28,38 @@ int PmpiTransport::exchange(const Message* sends, int nsends, const Message* rec
   return err != MPI_SUCCESS ? err : wait_err;
 }
 
+int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
+                                   int nrecvs, const int* probe_peers, std::vector<char>* probed,
+                                   int nprobed) {
+  if (nprobed == 0) return exchange(sends, nsends, recvs, nrecvs);
+  for (int i = 0; i < nrecvs; ++i)
+    if (recvs[i].count > INT_MAX) return MPI_ERR_COUNT;
+  for (int i = 0; i < nsends; ++i)
+    if (sends[i].count > INT_MAX) return MPI_ERR_COUNT;
+  requests_.resize(nsends + nrecvs);
+  int n = 0, err = MPI_SUCCESS;
+  for (int i = 0; i < nrecvs && err == MPI_SUCCESS; ++i)
+    err = PMPI_Irecv(recvs[i].buf, static_cast<int>(recvs[i].count), recvs[i].type,
+                     recvs[i].peer, kTag, comm_, &requests_[n++]);
+  for (int i = 0; i < nsends && err == MPI_SUCCESS; ++i)
+    err = PMPI_Isend(sends[i].buf, static_cast<int>(sends[i].count), sends[i].type,
+                     sends[i].peer, kTag, comm_, &requests_[n++]);
+  // Matched probes: safe when other threads use other communicators.
+  for (int i = 0; i < nprobed && err == MPI_SUCCESS; ++i) {
+    MPI_Message msg;
+    MPI_Status status;
+    err = PMPI_Mprobe(probe_peers[i], kTag, comm_, &msg, &status);
+    int bytes = 0;
+    if (err == MPI_SUCCESS) err = PMPI_Get_count(&status, MPI_BYTE, &bytes);
+    if (err == MPI_SUCCESS) {
+      probed[i].resize(bytes);
+      err = PMPI_Mrecv(probed[i].data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    }
+  }
+  const int wait_err = PMPI_Waitall(n, requests_.data(), MPI_STATUSES_IGNORE);
+  return err != MPI_SUCCESS ? err : wait_err;
+}
+
 int PmpiTransport::pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,
                         MPI_Aint bytes) {
   if (count > INT_MAX || bytes > INT_MAX) return MPI_ERR_COUNT;

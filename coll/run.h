@@ -17,4 +17,8 @@ namespace topoa2a {
 int run_on_comm(const Algorithm& algo, const Params& params, const AlltoallArgs& args,
                 MPI_Comm comm, RunStats* stats = nullptr, std::string* why = nullptr);
 
+// The same for MPI_Alltoallv.
+int run_v_on_comm(const Algorithm& algo, const Params& params, const AlltoallvArgs& args,
+                  MPI_Comm comm, RunStats* stats = nullptr, std::string* why = nullptr);
+
 }  // namespace topoa2a

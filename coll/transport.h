@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 namespace topoa2a {
 
 struct Message {
@@ -31,6 +33,11 @@ class Transport {
   // Post every receive and send, then wait for all. Messages to the same
   // peer are matched in list order. Returns an MPI error code.
   virtual int exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs) = 0;
+  // As exchange, plus receives of unknown length from `probe_peers`: each
+  // lands, as bytes, in the matching `probed` vector (resized to fit).
+  virtual int exchange_probed(const Message* sends, int nsends, const Message* recvs, int nrecvs,
+                              const int* probe_peers, std::vector<char>* probed,
+                              int nprobed) = 0;
   // Pack `count` elements of `type` at `in` into `bytes` contiguous bytes.
   virtual int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,
                    MPI_Aint bytes) = 0;

@@ -18,8 +18,13 @@
 #include "tests/mpi_main.h"
 #include "tests/payload.h"
 
+#include "coll/algorithms.h"
 #ifdef TOPOA2A_DIRECT
 #include "coll/run.h"
+#else
+#include <dlfcn.h>
+
+#include <cstdlib>
 #endif
 
 namespace topoa2a::test {
@@ -55,6 +60,70 @@ std::vector<std::string> algorithm_names() {
 #endif
 }
 
+#ifndef TOPOA2A_DIRECT
+// What libtopoa2a.so counted: the preloaded library is found at run time,
+// the binary is not linked to it.
+using StatsFn = int (*)(const char*, const char*, long long*, long long*, long long*);
+
+struct Counts {
+  std::vector<long long> calls, rounds;  // per name: the table's, then "mpich"
+};
+
+std::vector<std::string> stats_names() {
+  std::vector<std::string> names;
+  for (const Algorithm& a : algorithms()) names.push_back(a.name);
+  names.push_back("mpich");
+  return names;
+}
+
+Counts snapshot(const char* op) {
+  static StatsFn get = reinterpret_cast<StatsFn>(dlsym(RTLD_DEFAULT, "topoa2a_stats_get"));
+  Counts c;
+  EXPECT_NE(get, nullptr) << "libtopoa2a.so is not preloaded";
+  for (const std::string& n : stats_names()) {
+    long long calls = 0, rounds = 0;
+    if (get) get(op, n.c_str(), &calls, &rounds, nullptr);
+    c.calls.push_back(calls);
+    c.rounds.push_back(rounds);
+  }
+  return c;
+}
+
+// The stats prove which algorithm ran: exactly one call was counted, for
+// the expected algorithm (TOPOA2A_EXPECT; "topo_auto": any of ours), or for
+// MPICH where it does not apply, with the schedule's number of rounds.
+void expect_ran(const char* op, const char* expect_var, const Counts& before, const Counts& after,
+                MPI_Comm comm, bool moved) {
+  const char* e = std::getenv(expect_var);
+  const std::string expect = e ? e : "";
+  if (expect.empty() || expect == "none") return;
+  int p;
+  MPI_Comm_size(comm, &p);
+  const Params params = resolve_params(p, Params{});
+  const auto names = stats_names();
+  int ran = -1, counted = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const long long d = after.calls[i] - before.calls[i];
+    counted += static_cast<int>(d);
+    if (d > 0) ran = static_cast<int>(i);
+  }
+  ASSERT_EQ(counted, 1) << op << " calls counted";
+  const std::string name = names[ran];
+  if (expect == "topo_auto") {
+    EXPECT_NE(name, "mpich") << "topo_auto picks one of ours";
+  } else {
+    const Algorithm* a = find_algorithm(expect);
+    ASSERT_NE(a, nullptr) << expect;
+    EXPECT_EQ(name, a->check(p, params).empty() ? expect : std::string("mpich"));
+  }
+  if (name != "mpich") {
+    const Algorithm& a = *find_algorithm(name);
+    EXPECT_EQ(after.rounds[ran] - before.rounds[ran], moved ? a.rounds(p, params) : 0)
+        << name << " rounds on " << p << " ranks";
+  }
+}
+#endif
+
 // Runs one all-to-all; returns false (test skipped) where the algorithm
 // does not apply to this communicator.
 bool alltoall(const std::string& alg, const void* sb, int sc, MPI_Datatype st, void* rb, int rc,
@@ -74,11 +143,38 @@ bool alltoall(const std::string& alg, const void* sb, int sc, MPI_Datatype st, v
   }
   RunStats stats;
   *err = run_on_comm(a, params, {sb, sc, st, rb, rc, rt}, comm, &stats);
-  EXPECT_EQ(stats.rounds, a.rounds(p, params)) << "rounds executed";
+  int size;
+  MPI_Type_size(rt, &size);
+  EXPECT_EQ(stats.rounds, rc * size > 0 ? a.rounds(p, params) : 0) << "rounds executed";
   return true;
 #else
   (void)alg;
+  const Counts before = snapshot("alltoall");
   *err = MPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
+  int size;
+  MPI_Type_size(rt, &size);
+  expect_ran("alltoall", "TOPOA2A_EXPECT", before, snapshot("alltoall"), comm, rc * size > 0);
+  return true;
+#endif
+}
+
+bool alltoallv(const std::string& alg, const void* sb, const int* sc, const int* sd,
+               MPI_Datatype st, void* rb, const int* rc, const int* rd, MPI_Datatype rt,
+               MPI_Comm comm, int* err) {
+#ifdef TOPOA2A_DIRECT
+  // Any schedule runs under the variable-size executor: test them all.
+  const Algorithm& a = *find_algorithm(alg);
+  int p;
+  MPI_Comm_size(comm, &p);
+  const Params params = resolve_params(p, Params{});
+  if (!a.check(p, params).empty()) return false;
+  *err = run_v_on_comm(a, params, {sb, sc, sd, st, rb, rc, rd, rt}, comm);
+  return true;
+#else
+  (void)alg;
+  const Counts before = snapshot("alltoallv");
+  *err = MPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
+  expect_ran("alltoallv", "TOPOA2A_EXPECT_V", before, snapshot("alltoallv"), comm, true);
   return true;
 #endif
 }
@@ -153,6 +249,69 @@ INSTANTIATE_TEST_SUITE_P(All, AlltoallInPlace,
                                             ::testing::Values(0, 1, 3, 16384),
                                             ::testing::Values("world", "split", "dup")),
                          param_name);
+
+// MPI_Alltoallv: block (s -> d) has (s + 2d) % 5 ints, some empty; in
+// place the pattern must be symmetric: (s + d) % 5. Blocks are laid out with
+// a one-int gap, the receive side in reverse order.
+using VParam = std::tuple<std::string, std::string, bool>;  // alg, comm, in place
+
+class Alltoallv : public ::testing::TestWithParam<VParam> {};
+
+TEST_P(Alltoallv, MatchesDefinition) {
+  const auto& [alg, comm_name, in_place] = GetParam();
+  MPI_Comm comm = comm_by_name(comm_name);
+  int p, me;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &me);
+  auto count = [ip = in_place](int s, int d) { return ip ? (s + d) % 5 : (s + 2 * d) % 5; };
+  std::vector<int> sc(p), sd(p), rc(p), rd(p);
+  int send_total = 0, recv_total = 0;
+  for (int i = 0; i < p; ++i) {
+    sc[i] = count(me, i);
+    sd[i] = send_total;
+    send_total += sc[i] + 1;
+  }
+  for (int i = p - 1; i >= 0; --i) {
+    rc[i] = count(i, me);
+    rd[i] = recv_total;
+    recv_total += rc[i] + 1;
+  }
+  std::vector<int> sb(send_total + 1, static_cast<int>(kSentinel));
+  std::vector<int> rb(recv_total + 1, static_cast<int>(kSentinel));
+  std::vector<int>& src = in_place ? rb : sb;
+  const std::vector<int>& src_displs = in_place ? rd : sd;
+  for (int d = 0; d < p; ++d)
+    for (int j = 0; j < count(me, d); ++j)
+      src[src_displs[d] + j] = static_cast<int>(code(me, d, j));
+  int err = MPI_SUCCESS;
+  const bool ran = alltoallv(alg, in_place ? MPI_IN_PLACE : sb.data(), sc.data(), sd.data(),
+                             MPI_INT, rb.data(), rc.data(), rd.data(), MPI_INT, comm, &err);
+  if (!ran) GTEST_SKIP() << alg << " does not apply to " << p << " ranks";
+  EXPECT_EQ(err, MPI_SUCCESS);
+  std::vector<char> covered(rb.size(), 0);
+  int errors = 0;
+  for (int s = 0; s < p; ++s) {
+    for (int j = 0; j < rc[s]; ++j) {
+      covered[rd[s] + j] = 1;
+      if (rb[rd[s] + j] != static_cast<int>(code(s, me, j)) && errors++ < 5)
+        ADD_FAILURE() << "block from " << s << " element " << j << " wrong";
+    }
+  }
+  for (size_t i = 0; i < rb.size(); ++i)
+    if (!covered[i] && rb[i] != static_cast<int>(kSentinel) && errors++ < 5)
+      ADD_FAILURE() << "gap at " << i << " overwritten";
+}
+
+std::string vparam_name(const ::testing::TestParamInfo<VParam>& info) {
+  const auto& [alg, comm, in_place] = info.param;
+  return alg + "_" + comm + (in_place ? "_in_place" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Alltoallv,
+                         ::testing::Combine(::testing::ValuesIn(algorithm_names()),
+                                            ::testing::Values("world", "split", "dup"),
+                                            ::testing::Bool()),
+                         vparam_name);
 
 #ifdef TOPOA2A_DIRECT
 // Every grid of the world communicator, not only the default one.

@@ -1,0 +1,43 @@
+// The preload front door's configuration, read from the environment once,
+// before MPICH's own MPI_Init reads it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coll/algorithms.h"
+
+namespace topoa2a {
+
+enum class Fallback { kSilent, kPrint, kError };
+
+// What one of MPICH's *_INTRA_ALGORITHM variables asks for.
+struct Selection {
+  std::string value = "auto";      // as given (lower case)
+  const Algorithm* ours = nullptr;  // one of ours
+  bool topo_auto = false;           // topoa2a chooses
+  bool active() const { return ours != nullptr || topo_auto; }
+};
+
+struct Config {
+  Selection alltoall;
+  Selection alltoallv;
+  Fallback fallback = Fallback::kSilent;
+  bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
+  bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
+  Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
+};
+
+// MPICH 4.0.2's own values, passed through unchanged.
+const std::vector<std::string>& mpich_alltoall_values();
+const std::vector<std::string>& mpich_alltoallv_values();
+
+// Reads the variables (MPIR_CVAR_X, and MPICH's aliases MPIR_PARAM_X and
+// MPICH_X) and rewrites those of ours to "auto" so that MPICH accepts them.
+// On a bad value, returns false with a one-line message in *error.
+bool load_config(Config* config, std::string* error);
+
+// Value list for messages, e.g. "auto, brucks, ..., ring, ..., topo_auto".
+std::string valid_values(bool alltoallv);
+
+}  // namespace topoa2a

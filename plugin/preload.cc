@@ -1,0 +1,204 @@
+// The preload front door: a PMPI interposer. Loaded with LD_PRELOAD (or
+// linked before -lmpi), it takes MPI_Alltoall and MPI_Alltoallv when
+// MPIR_CVAR_ALLTOALL[V]_INTRA_ALGORITHM names one of topoa2a's algorithms
+// and hands everything else to MPICH untouched. Thin: configuration,
+// selection, per-communicator state and the executor live elsewhere.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "coll/exec.h"
+#include "coll/pmpi_transport.h"
+#include "plugin/comm_state.h"
+#include "plugin/config.h"
+#include "plugin/select.h"
+#include "plugin/stats.h"
+
+namespace topoa2a {
+namespace {
+
+Config g_config;
+bool g_ready = false;
+int g_error_class = MPI_ERR_OTHER;
+
+// Before MPI_Init: read the variables and make ours acceptable to MPICH.
+void before_init() {
+  std::string error;
+  if (load_config(&g_config, &error)) return;
+  const char* pmi_rank = std::getenv("PMI_RANK");
+  if (!pmi_rank || std::atoi(pmi_rank) == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
+  std::exit(1);  // every rank sees the same environment: all stop here, none waits
+}
+
+void after_init() {
+  CommState::init_keyval();
+  PMPI_Add_error_class(&g_error_class);
+  g_ready = true;
+}
+
+// An MPI error code whose string says why the algorithm cannot run.
+int error_code_for(const std::string& why) {
+  static std::mutex mu;
+  static std::map<std::string, int> codes;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = codes.find(why);
+  if (it != codes.end()) return it->second;
+  int code = g_error_class;
+  if (PMPI_Add_error_code(g_error_class, &code) == MPI_SUCCESS) {
+    const std::string text = ("topoa2a: " + why).substr(0, MPI_MAX_ERROR_STRING - 1);
+    PMPI_Add_error_string(code, text.c_str());
+  }
+  codes[why] = code;
+  return code;
+}
+
+int raise(MPI_Comm comm, int err) {
+  PMPI_Comm_call_errhandler(comm, err);
+  return err;
+}
+
+// The requested algorithm cannot run on this call: MPIR_CVAR_COLLECTIVE_FALLBACK.
+template <class Mpich>
+int fall_back(const char* op, const char* stats_op, const Decision& d, CommState& state, MPI_Comm comm, Mpich mpich) {
+  const std::string why = std::string(op) + ": " + d.cannot_run;
+  if (g_config.fallback == Fallback::kError) return raise(comm, error_code_for(why));
+  if (g_config.fallback == Fallback::kPrint && state.first_time("fallback " + why) &&
+      state.rank() == 0)
+    std::fprintf(stderr, "topoa2a: %s; falling back to MPICH's algorithm\n", why.c_str());
+  const int err = mpich();
+  stats_add(stats_op, "mpich", 0, 0);
+  return err;
+}
+
+void report(const char* op, const Decision& d, CommState& state, long long bytes) {
+  if (!g_config.verbose || state.rank() != 0) return;
+  const std::string key = std::string(op) + " " + std::to_string(bytes) + " " + d.algo->name;
+  if (!state.first_time(key)) return;
+  std::fprintf(stderr, "topoa2a: %s comm=%ld size=%d msg=%lld bytes algorithm=%s (%s)\n", op,
+               state.id(), state.size(), bytes, d.algo->name, d.how.c_str());
+}
+
+bool is_inter(MPI_Comm comm) {
+  int inter = 0;
+  return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
+// Arguments MPICH would reject: let MPICH reject them, with its own error
+// class, message and handler.
+bool plainly_valid(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt,
+                   MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL || rb == MPI_IN_PLACE || rc < 0 || rt == MPI_DATATYPE_NULL)
+    return false;
+  if (sb != MPI_IN_PLACE && (sc < 0 || st == MPI_DATATYPE_NULL || (sb == rb && rc > 0)))
+    return false;
+  return true;
+}
+
+}  // namespace
+}  // namespace topoa2a
+
+using namespace topoa2a;
+
+#define TOPOA2A_EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+
+TOPOA2A_EXPORT int MPI_Init(int* argc, char*** argv) {
+  before_init();
+  const int err = PMPI_Init(argc, argv);
+  if (err == MPI_SUCCESS) after_init();
+  return err;
+}
+
+TOPOA2A_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  before_init();
+  const int err = PMPI_Init_thread(argc, argv, required, provided);
+  if (err == MPI_SUCCESS) after_init();
+  return err;
+}
+
+TOPOA2A_EXPORT int MPI_Finalize(void) {
+  if (g_ready) {
+    if (g_config.stats) {
+      int rank = 0;
+      PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      stats_dump(rank);
+    }
+    CommState::release(MPI_COMM_WORLD);
+    CommState::release(MPI_COMM_SELF);
+    g_ready = false;
+  }
+  return PMPI_Finalize();
+}
+
+TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  auto mpich = [&] {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  };
+  if (!g_ready || !g_config.alltoall.active() ||
+      !plainly_valid(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm) ||
+      is_inter(comm))
+    return mpich();
+  int err = MPI_SUCCESS, type_size = 0;
+  CommState* state = CommState::get(comm, &err);
+  if (!state) return raise(comm, err);
+  err = PMPI_Type_size(recvtype, &type_size);
+  if (err != MPI_SUCCESS) return mpich();
+  const long long bytes = static_cast<long long>(recvcount) * type_size;
+  const Decision d = decide(g_config.alltoall, g_config, *state, bytes, false);
+  if (!d.algo) return mpich();
+  if (!d.cannot_run.empty()) return fall_back("MPI_Alltoall", "alltoall", d, *state, comm, mpich);
+  PmpiTransport transport(state->shadow());
+  RunStats rs;
+  err = run_alltoall(state->plan(*d.algo, d.params), transport,
+                     {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, &rs);
+  if (err != MPI_SUCCESS) return raise(comm, err);
+  stats_add("alltoall", d.algo->name, rs.rounds, rs.bytes_sent);
+  report("MPI_Alltoall", d, *state, bytes);
+  return MPI_SUCCESS;
+}
+
+TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  auto mpich = [&] {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
+  };
+  if (!g_ready || !g_config.alltoallv.active() || comm == MPI_COMM_NULL ||
+      recvbuf == MPI_IN_PLACE || !recvcounts || !rdispls || recvtype == MPI_DATATYPE_NULL ||
+      (sendbuf != MPI_IN_PLACE &&
+       (!sendcounts || !sdispls || sendtype == MPI_DATATYPE_NULL || sendbuf == recvbuf)) ||
+      is_inter(comm))
+    return mpich();
+  int err = MPI_SUCCESS;
+  CommState* state = CommState::get(comm, &err);
+  if (!state) return raise(comm, err);
+  for (int i = 0; i < state->size(); ++i)
+    if (recvcounts[i] < 0 || (sendbuf != MPI_IN_PLACE && sendcounts[i] < 0)) return mpich();
+  // Block sizes differ between ranks, so topo_auto cannot agree on a size
+  // without communicating: it takes the direct 1-factor exchange.
+  Selection sel = g_config.alltoallv;
+  if (sel.topo_auto) sel = Selection{"onefactor", &algorithm(AlgorithmId::kOneFactor), false};
+  Decision d = decide(sel, g_config, *state, 0, true);
+  if (g_config.alltoallv.topo_auto) d.how = "topo_auto";
+  if (!d.algo) return mpich();
+  if (!d.cannot_run.empty()) return fall_back("MPI_Alltoallv", "alltoallv", d, *state, comm, mpich);
+  PmpiTransport transport(state->shadow());
+  RunStats rs;
+  err = run_alltoallv(state->schedule(*d.algo, d.params), transport,
+                      {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype},
+                      &rs);
+  if (err != MPI_SUCCESS) return raise(comm, err);
+  stats_add("alltoallv", d.algo->name, rs.rounds, rs.bytes_sent);
+  report("MPI_Alltoallv", d, *state, rs.bytes_sent);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,25 @@
+// Selection: from what the user asked (a CVAR value) and the call, to the
+// algorithm that runs, or the reason it cannot.
+#pragma once
+
+#include <string>
+
+#include "coll/algorithms.h"
+#include "plugin/config.h"
+
+namespace topoa2a {
+
+class CommState;
+
+struct Decision {
+  const Algorithm* algo = nullptr;  // null: MPICH's own algorithm runs
+  Params params;
+  std::string how;                  // "forced" or "topo_auto"
+  std::string cannot_run;           // why the requested algorithm cannot run
+};
+
+// bytes: packed bytes per block (per peer).
+Decision decide(const Selection& sel, const Config& config, CommState& state, long long bytes,
+                bool alltoallv);
+
+}  // namespace topoa2a
