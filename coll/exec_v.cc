@@ -70,8 +70,8 @@ int run_alltoallv(const Schedule& schedule, Transport& tr, const AlltoallvArgs& 
       const MPI_Aint start = static_cast<MPI_Aint>(recv.displs[i]) * recv.info.extent;
       const MPI_Aint last = (recv.counts[i] - 1) * recv.info.extent;
       const MPI_Aint a = start + recv.info.true_lb + std::min<MPI_Aint>(0, last);
-      const MPI_Aint b = start + recv.info.true_lb + recv.info.true_extent +
-                         std::max<MPI_Aint>(0, last);
+      const MPI_Aint b =
+          start + recv.info.true_lb + recv.info.true_extent + std::max<MPI_Aint>(0, last);
       lo = any ? std::min(lo, a) : a;
       hi = any ? std::max(hi, b) : b;
       any = true;
@@ -82,8 +82,11 @@ int run_alltoallv(const Schedule& schedule, Transport& tr, const AlltoallvArgs& 
       send.base = in_place_copy.get() - lo;
     }
   } else {
-    send = VSide{static_cast<char*>(const_cast<void*>(args.sendbuf)), args.sendcounts,
-                 args.sdispls, args.sendtype, {}};
+    send = VSide{static_cast<char*>(const_cast<void*>(args.sendbuf)),
+                 args.sendcounts,
+                 args.sdispls,
+                 args.sendtype,
+                 {}};
     err = tr.type_info(args.sendtype, &send.info);
     if (err != MPI_SUCCESS) return err;
     if (send.bytes(me) != recv.bytes(me)) return MPI_ERR_TRUNCATE;

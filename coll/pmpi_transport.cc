@@ -39,11 +39,11 @@ int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Messa
   requests_.resize(nsends + nrecvs);
   int n = 0, err = MPI_SUCCESS;
   for (int i = 0; i < nrecvs && err == MPI_SUCCESS; ++i)
-    err = PMPI_Irecv(recvs[i].buf, static_cast<int>(recvs[i].count), recvs[i].type,
-                     recvs[i].peer, kTag, comm_, &requests_[n++]);
+    err = PMPI_Irecv(recvs[i].buf, static_cast<int>(recvs[i].count), recvs[i].type, recvs[i].peer,
+                     kTag, comm_, &requests_[n++]);
   for (int i = 0; i < nsends && err == MPI_SUCCESS; ++i)
-    err = PMPI_Isend(sends[i].buf, static_cast<int>(sends[i].count), sends[i].type,
-                     sends[i].peer, kTag, comm_, &requests_[n++]);
+    err = PMPI_Isend(sends[i].buf, static_cast<int>(sends[i].count), sends[i].type, sends[i].peer,
+                     kTag, comm_, &requests_[n++]);
   // Matched probes: safe when other threads use other communicators.
   for (int i = 0; i < nprobed && err == MPI_SUCCESS; ++i) {
     MPI_Message msg;

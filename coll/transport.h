@@ -36,8 +36,7 @@ class Transport {
   // As exchange, plus receives of unknown length from `probe_peers`: each
   // lands, as bytes, in the matching `probed` vector (resized to fit).
   virtual int exchange_probed(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                              const int* probe_peers, std::vector<char>* probed,
-                              int nprobed) = 0;
+                              const int* probe_peers, std::vector<char>* probed, int nprobed) = 0;
   // Pack `count` elements of `type` at `in` into `bytes` contiguous bytes.
   virtual int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,
                    MPI_Aint bytes) = 0;

@@ -60,8 +60,10 @@ bool load_bool(const char* var, bool* out, std::string* error) {
   const char* v = std::getenv(var);
   if (!v || !*v) return true;
   const std::string s = lower(v);
-  if (s == "1" || s == "yes" || s == "true" || s == "on") *out = true;
-  else if (s == "0" || s == "no" || s == "false" || s == "off") *out = false;
+  if (s == "1" || s == "yes" || s == "true" || s == "on")
+    *out = true;
+  else if (s == "0" || s == "no" || s == "false" || s == "off")
+    *out = false;
   else {
     *error = std::string(var) + "=" + v + " is not a valid value; valid values: 0, 1";
     return false;
@@ -72,9 +74,8 @@ bool load_bool(const char* var, bool* out, std::string* error) {
 }  // namespace
 
 const std::vector<std::string>& mpich_alltoall_values() {
-  static const std::vector<std::string> v = {"auto",     "brucks",
-                                             "nb",       "pairwise",
-                                             "pairwise_sendrecv_replace", "scattered"};
+  static const std::vector<std::string> v = {
+      "auto", "brucks", "nb", "pairwise", "pairwise_sendrecv_replace", "scattered"};
   return v;
 }
 
@@ -97,9 +98,12 @@ bool load_config(Config* c, std::string* error) {
 
   std::string full = "MPIR_CVAR_COLLECTIVE_FALLBACK";
   const std::string fb = lower(read_var("COLLECTIVE_FALLBACK", &full));
-  if (fb.empty() || fb == "silent") c->fallback = Fallback::kSilent;
-  else if (fb == "print") c->fallback = Fallback::kPrint;
-  else if (fb == "error") c->fallback = Fallback::kError;
+  if (fb.empty() || fb == "silent")
+    c->fallback = Fallback::kSilent;
+  else if (fb == "print")
+    c->fallback = Fallback::kPrint;
+  else if (fb == "error")
+    c->fallback = Fallback::kError;
   else {
     *error = full + "=" + fb + " is not a valid value; valid values: error, print, silent";
     return false;

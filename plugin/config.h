@@ -13,7 +13,7 @@ enum class Fallback { kSilent, kPrint, kError };
 
 // What one of MPICH's *_INTRA_ALGORITHM variables asks for.
 struct Selection {
-  std::string value = "auto";      // as given (lower case)
+  std::string value = "auto";       // as given (lower case)
   const Algorithm* ours = nullptr;  // one of ours
   bool topo_auto = false;           // topoa2a chooses
   bool active() const { return ours != nullptr || topo_auto; }

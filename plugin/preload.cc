@@ -63,7 +63,8 @@ int raise(MPI_Comm comm, int err) {
 
 // The requested algorithm cannot run on this call: MPIR_CVAR_COLLECTIVE_FALLBACK.
 template <class Mpich>
-int fall_back(const char* op, const char* stats_op, const Decision& d, CommState& state, MPI_Comm comm, Mpich mpich) {
+int fall_back(const char* op, const char* stats_op, const Decision& d, CommState& state,
+              MPI_Comm comm, Mpich mpich) {
   const std::string why = std::string(op) + ": " + d.cannot_run;
   if (g_config.fallback == Fallback::kError) return raise(comm, error_code_for(why));
   if (g_config.fallback == Fallback::kPrint && state.first_time("fallback " + why) &&
@@ -135,8 +136,9 @@ TOPOA2A_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
   auto mpich = [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   };
@@ -164,8 +166,8 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
 }
 
 TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   auto mpich = [&] {
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                           recvtype, comm);
@@ -191,10 +193,9 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   if (!d.cannot_run.empty()) return fall_back("MPI_Alltoallv", "alltoallv", d, *state, comm, mpich);
   PmpiTransport transport(state->shadow());
   RunStats rs;
-  err = run_alltoallv(state->schedule(*d.algo, d.params), transport,
-                      {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                       recvtype},
-                      &rs);
+  err = run_alltoallv(
+      state->schedule(*d.algo, d.params), transport,
+      {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype}, &rs);
   if (err != MPI_SUCCESS) return raise(comm, err);
   stats_add("alltoallv", d.algo->name, rs.rounds, rs.bytes_sent);
   report("MPI_Alltoallv", d, *state, rs.bytes_sent);

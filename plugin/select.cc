@@ -45,7 +45,8 @@ Decision decide(const Selection& sel, const Config& config, CommState& state, lo
   d.cannot_run = d.algo->check(p, d.params);
   if (d.cannot_run.empty() && !alltoallv) {
     // Messages are counted in MPI ints.
-    const long long largest = static_cast<long long>(max_message_blocks(state.plan(*d.algo, d.params))) * bytes;
+    const long long largest =
+        static_cast<long long>(max_message_blocks(state.plan(*d.algo, d.params))) * bytes;
     if (largest > INT_MAX)
       d.cannot_run = std::string(d.algo->name) + " would send a message of " +
                      std::to_string(largest) + " bytes, more than one MPI call can carry";

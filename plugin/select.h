@@ -14,8 +14,8 @@ class CommState;
 struct Decision {
   const Algorithm* algo = nullptr;  // null: MPICH's own algorithm runs
   Params params;
-  std::string how;                  // "forced" or "topo_auto"
-  std::string cannot_run;           // why the requested algorithm cannot run
+  std::string how;         // "forced" or "topo_auto"
+  std::string cannot_run;  // why the requested algorithm cannot run
 };
 
 // bytes: packed bytes per block (per peer).

@@ -40,8 +40,8 @@ void stats_dump(int world_rank) {
 
 }  // namespace topoa2a
 
-extern "C" __attribute__((visibility("default"))) int topoa2a_stats_get(const char* op, const char* algorithm, long long* calls,
-                                 long long* rounds, long long* bytes) {
+extern "C" __attribute__((visibility("default"))) int topoa2a_stats_get(
+    const char* op, const char* algorithm, long long* calls, long long* rounds, long long* bytes) {
   std::lock_guard<std::mutex> lock(topoa2a::mu);
   auto it = topoa2a::table().find({op, algorithm});
   const topoa2a::Counters c = it == topoa2a::table().end() ? topoa2a::Counters{} : it->second;

@@ -15,10 +15,9 @@
 #include <tuple>
 #include <vector>
 
+#include "coll/algorithms.h"
 #include "tests/mpi_main.h"
 #include "tests/payload.h"
-
-#include "coll/algorithms.h"
 #ifdef TOPOA2A_DIRECT
 #include "coll/run.h"
 #else
