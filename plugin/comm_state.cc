@@ -6,6 +6,7 @@ namespace topoa2a {
 namespace {
 int keyval = MPI_KEYVAL_INVALID;
 std::atomic<long> next_id{0};
+std::atomic<long> detections{0};
 
 std::string key_of(const Algorithm& a, const Params& p) {
   return std::string(a.name) + ":" + std::to_string(p.grid.rows) + "x" +
@@ -28,6 +29,19 @@ void CommState::release(MPI_Comm comm) {
   if (keyval != MPI_KEYVAL_INVALID) PMPI_Comm_delete_attr(comm, keyval);
 }
 
+long CommState::created_count() { return next_id.load(); }
+long CommState::detected_count() { return detections.load(); }
+
+void CommState::on_created(MPI_Comm comm, MPI_Comm parent, bool dup) {
+  if (comm == MPI_COMM_NULL) return;
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
+  int err = MPI_SUCCESS;
+  (void)parent;
+  (void)dup;
+  get(comm, &err);
+}
+
 CommState* CommState::get(MPI_Comm comm, int* err) {
   void* value = nullptr;
   int found = 0;
@@ -44,6 +58,7 @@ CommState* CommState::get(MPI_Comm comm, int* err) {
   PMPI_Comm_size(comm, &size);
   PMPI_Comm_rank(comm, &rank);
   auto* state = new CommState(shadow, size, rank, next_id++);
+  ++detections;
   *err = PMPI_Comm_set_attr(comm, keyval, state);
   if (*err != MPI_SUCCESS) {
     PMPI_Comm_free(&state->shadow_);

@@ -24,6 +24,14 @@ class CommState {
   // Create the attribute key (after MPI_Init) / drop world's state (before
   // MPI_Finalize).
   static int init_keyval();
+  // Build the state of a new communicator (collective over it; no-op for
+  // MPI_COMM_NULL and intercommunicators). A duplicate (dup true) takes its
+  // parent's detected facts instead of detecting again.
+  static void on_created(MPI_Comm comm, MPI_Comm parent, bool dup);
+  // Communicators whose state this process has built, and how many of them
+  // detected their topology (a duplicate copies it).
+  static long created_count();
+  static long detected_count();
   static void release(MPI_Comm comm);
 
   MPI_Comm shadow() const { return shadow_; }

@@ -15,6 +15,7 @@
 #include "coll/pmpi_transport.h"
 #include "plugin/comm_state.h"
 #include "plugin/config.h"
+#include "plugin/front.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
 
@@ -38,6 +39,10 @@ void after_init() {
   CommState::init_keyval();
   PMPI_Add_error_class(&g_error_class);
   g_ready = true;
+  if (front_active()) {
+    CommState::on_created(MPI_COMM_WORLD, MPI_COMM_NULL, false);
+    CommState::on_created(MPI_COMM_SELF, MPI_COMM_NULL, false);
+  }
 }
 
 // An MPI error code whose string says why the algorithm cannot run.
@@ -100,6 +105,11 @@ bool plainly_valid(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MP
 }
 
 }  // namespace
+
+bool front_active() {
+  return g_ready && (g_config.alltoall.active() || g_config.alltoallv.active());
+}
+
 }  // namespace topoa2a
 
 using namespace topoa2a;
