@@ -1,6 +1,10 @@
 #include "plugin/comm_state.h"
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+#include "topology/detect.h"
 
 namespace topoa2a {
 namespace {
@@ -36,10 +40,15 @@ void CommState::on_created(MPI_Comm comm, MPI_Comm parent, bool dup) {
   if (comm == MPI_COMM_NULL) return;
   int inter = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
+  const CommState* from = nullptr;
+  if (dup && parent != MPI_COMM_NULL) {
+    void* value = nullptr;
+    int found = 0;
+    if (PMPI_Comm_get_attr(parent, keyval, &value, &found) == MPI_SUCCESS && found)
+      from = static_cast<CommState*>(value);
+  }
   int err = MPI_SUCCESS;
-  (void)parent;
-  (void)dup;
-  get(comm, &err);
+  create(comm, from, &err);
 }
 
 CommState* CommState::get(MPI_Comm comm, int* err) {
@@ -48,6 +57,10 @@ CommState* CommState::get(MPI_Comm comm, int* err) {
   *err = PMPI_Comm_get_attr(comm, keyval, &value, &found);
   if (*err != MPI_SUCCESS) return nullptr;
   if (found) return static_cast<CommState*>(value);
+  return create(comm, nullptr, err);  // a communicator made by MPI_Comm_idup
+}
+
+CommState* CommState::create(MPI_Comm comm, const CommState* parent, int* err) {
   MPI_Comm shadow;
   *err = PMPI_Comm_dup(comm, &shadow);
   if (*err != MPI_SUCCESS) return nullptr;
@@ -58,7 +71,26 @@ CommState* CommState::get(MPI_Comm comm, int* err) {
   PMPI_Comm_size(comm, &size);
   PMPI_Comm_rank(comm, &rank);
   auto* state = new CommState(shadow, size, rank, next_id++);
-  ++detections;
+  if (parent) {  // a duplicate: same ranks, same machine
+    state->topology_ = parent->topology_;
+    state->model_ = parent->model_;
+  } else {
+    auto topo = std::make_shared<Topology>(detect_topology(shadow));
+    ++detections;
+    if (!topo->errors.empty()) {  // a malformed network file or forced topology
+      if (rank == 0)
+        for (const auto& e : topo->errors) std::fprintf(stderr, "topoa2a: %s\n", e.c_str());
+      PMPI_Abort(comm, 1);
+    }
+    std::string error;
+    CostParams cost = cost_params_for(*topo, &error);
+    if (!error.empty()) {
+      if (rank == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
+      PMPI_Abort(comm, 1);
+    }
+    state->model_ = std::make_shared<CostModel>(*topo, cost);
+    state->topology_ = std::move(topo);
+  }
   *err = PMPI_Comm_set_attr(comm, keyval, state);
   if (*err != MPI_SUCCESS) {
     PMPI_Comm_free(&state->shadow_);
@@ -82,9 +114,31 @@ const Schedule& CommState::schedule(const Algorithm& a, const Params& params) {
   return *slot;
 }
 
+const Choice& CommState::choice(long long bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = choices_.find(bytes);
+  if (it == choices_.end())
+    it = choices_.emplace(bytes, model_->choose(static_cast<size_t>(bytes))).first;
+  return it->second;
+}
+
 bool CommState::first_time(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
   return seen_.insert(key).second;
 }
 
 }  // namespace topoa2a
+
+// Introspection for tests and tools, found with dlsym (not linked).
+extern "C" __attribute__((visibility("default"))) int topoa2a_comm_topology(MPI_Comm comm,
+                                                                           char* buf, int len) {
+  int err = MPI_SUCCESS;
+  topoa2a::CommState* s = topoa2a::CommState::get(comm, &err);
+  if (!s) return err;
+  std::snprintf(buf, static_cast<size_t>(len), "%s", topoa2a::describe(s->topology()).c_str());
+  return MPI_SUCCESS;
+}
+
+extern "C" __attribute__((visibility("default"))) long topoa2a_detections(void) {
+  return topoa2a::CommState::detected_count();
+}

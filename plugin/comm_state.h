@@ -13,6 +13,8 @@
 
 #include "coll/algorithms.h"
 #include "coll/plan.h"
+#include "topology/cost_model.h"
+#include "topology/topology.h"
 
 namespace topoa2a {
 
@@ -39,6 +41,11 @@ class CommState {
   int rank() const { return rank_; }
   long id() const { return id_; }
 
+  // Detected once, at creation (or copied from the parent of a dup).
+  const Topology& topology() const { return *topology_; }
+  // topo_auto's choice for blocks of `bytes`, priced once per size.
+  const Choice& choice(long long bytes);
+
   const Plan& plan(const Algorithm& a, const Params& params);
   const Schedule& schedule(const Algorithm& a, const Params& params);
   // True the first time `key` is seen on this communicator.
@@ -48,6 +55,7 @@ class CommState {
   CommState(MPI_Comm shadow, int size, int rank, long id)
       : shadow_(shadow), size_(size), rank_(rank), id_(id) {}
   static int delete_fn(MPI_Comm, int, void* value, void*);
+  static CommState* create(MPI_Comm comm, const CommState* parent, int* err);
 
   MPI_Comm shadow_;
   int size_, rank_;
@@ -56,6 +64,9 @@ class CommState {
   std::map<std::string, std::unique_ptr<Plan>> plans_;
   std::map<std::string, std::unique_ptr<Schedule>> schedules_;
   std::set<std::string> seen_;
+  std::shared_ptr<const Topology> topology_;
+  std::shared_ptr<const CostModel> model_;
+  std::map<long long, Choice> choices_;
 };
 
 }  // namespace topoa2a

@@ -108,6 +108,28 @@ bool load_config(Config* c, std::string* error) {
     *error = full + "=" + fb + " is not a valid value; valid values: error, print, silent";
     return false;
   }
+  bool topo_default = false;
+  if (!load_bool("MPIR_CVAR_TOPOA2A_AUTO", &topo_default, error)) return false;
+  if (topo_default) {
+    for (Selection* sel : {&c->alltoall, &c->alltoallv})
+      if (sel->value == "auto") sel->topo_auto = true;
+  }
+  if (c->alltoall.topo_auto) {
+    std::string var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
+    const std::string path = read_var("COLL_SELECTION_TUNING_JSON_FILE", &var);
+    if (!path.empty()) {
+      auto rules = std::make_shared<Rules>();
+      std::string why;
+      if (!load_rules_file(path, rules.get(), &why)) {
+        *error = var + ": " + why;
+        return false;
+      }
+      c->rules = rules;
+      // MPICH 4.0.2 cannot parse our algorithm names: it keeps its built-in
+      // rules, topoa2a applies the file to MPI_Alltoall.
+      set_everywhere("COLL_SELECTION_TUNING_JSON_FILE", "");
+    }
+  }
   if (!load_bool("MPIR_CVAR_TOPOA2A_VERBOSE", &c->verbose, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_STATS", &c->stats, error)) return false;
   if (const char* g = std::getenv("MPIR_CVAR_TOPOA2A_MESH_GRID"); g && *g) {

@@ -2,10 +2,12 @@
 // before MPICH's own MPI_Init reads it.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "coll/algorithms.h"
+#include "topology/rules.h"
 
 namespace topoa2a {
 
@@ -26,12 +28,17 @@ struct Config {
   bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
   Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
+  // MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, when topo_auto is selected:
+  // its rules come before the cost model.
+  std::shared_ptr<const Rules> rules;
 };
 
 // MPICH 4.0.2's own values, passed through unchanged.
 const std::vector<std::string>& mpich_alltoall_values();
 const std::vector<std::string>& mpich_alltoallv_values();
 
+// MPIR_CVAR_TOPOA2A_AUTO=1 makes MPICH's "auto" mean topo_auto.
+//
 // Reads the variables (MPIR_CVAR_X, and MPICH's aliases MPIR_PARAM_X and
 // MPICH_X) and rewrites those of ours to "auto" so that MPICH accepts them.
 // On a bad value, returns false with a one-line message in *error.

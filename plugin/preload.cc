@@ -162,8 +162,23 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   err = PMPI_Type_size(recvtype, &type_size);
   if (err != MPI_SUCCESS) return mpich();
   const long long bytes = static_cast<long long>(recvcount) * type_size;
-  const Decision d = decide(g_config.alltoall, g_config, *state, bytes, false);
-  if (!d.algo) return mpich();
+  const Decision d =
+      decide(g_config.alltoall, g_config, *state, bytes, false, sendbuf == MPI_IN_PLACE);
+  if (!d.algo) {
+    // topo_auto preferred one of MPICH's: with stock MPICH that is MPICH's
+    // own selection.
+    err = mpich();
+    if (!d.mpich.empty()) {
+      stats_add("alltoall", "mpich", 0, 0);
+      if (g_config.verbose && state->rank() == 0 &&
+          state->first_time("mpich " + std::to_string(bytes)))
+        std::fprintf(
+            stderr,
+            "topoa2a: MPI_Alltoall comm=%ld size=%d msg=%lld bytes algorithm=mpich:%s (%s)\n",
+            state->id(), state->size(), bytes, d.mpich.c_str(), d.how.c_str());
+    }
+    return err;
+  }
   if (!d.cannot_run.empty()) return fall_back("MPI_Alltoall", "alltoall", d, *state, comm, mpich);
   PmpiTransport transport(state->shadow());
   RunStats rs;

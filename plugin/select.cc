@@ -1,42 +1,41 @@
 #include "plugin/select.h"
 
 #include <climits>
-#include <limits>
 
 #include "coll/exec.h"
 #include "plugin/comm_state.h"
 
 namespace topoa2a {
-namespace {
-
-// Default per-message and per-byte costs (seconds) for the built-in model.
-constexpr double kTs = 2e-6, kTw = 1e-9;
-
-const Algorithm* cheapest(int p, const Params& params, long long bytes, bool alltoallv) {
-  const Algorithm* best = nullptr;
-  double best_time = std::numeric_limits<double>::infinity();
-  for (const Algorithm& a : algorithms()) {
-    if (alltoallv && !a.alltoallv) continue;
-    if (!a.check(p, params).empty()) continue;
-    const double t = a.time(p, params, kTs, kTw, static_cast<double>(bytes));
-    if (t < best_time) {
-      best_time = t;
-      best = &a;
-    }
-  }
-  return best;
-}
-
-}  // namespace
-
 Decision decide(const Selection& sel, const Config& config, CommState& state, long long bytes,
-                bool alltoallv) {
+                bool alltoallv, bool in_place) {
   Decision d;
   const int p = state.size();
   d.params = resolve_params(p, Params{config.mesh_grid});
   if (sel.topo_auto) {
-    d.how = "topo_auto";
-    d.algo = cheapest(p, d.params, bytes, alltoallv);
+    // The rules file first, then the cost model over the detected topology.
+    std::string name;
+    if (config.rules) {
+      RuleQuery q;
+      q.comm_size = p;
+      q.avg_msg_size = static_cast<size_t>(bytes);
+      q.inplace = in_place;
+      q.nodes = state.topology().nodes;
+      if (auto r = apply_rules(*config.rules, q); r && *r != "topo_auto") {
+        name = *r;
+        d.how = "topo_auto, rules file";
+      }
+    }
+    if (name.empty()) {
+      const Choice& c = state.choice(bytes);
+      name = c.algorithm;
+      if (config.mesh_grid.rows == 0 && c.params.grid.rows > 0) d.params = c.params;
+      d.how = "topo_auto, cost model";
+    }
+    d.algo = find_algorithm(name);
+    if (!d.algo) {
+      d.mpich = name.empty() ? "auto" : name;
+      return d;
+    }
   } else {
     d.how = "forced";
     d.algo = sel.ours;

@@ -13,6 +13,7 @@ class CommState;
 
 struct Decision {
   const Algorithm* algo = nullptr;  // null: MPICH's own algorithm runs
+  std::string mpich;                // topo_auto chose this MPICH algorithm
   Params params;
   std::string how;         // "forced" or "topo_auto"
   std::string cannot_run;  // why the requested algorithm cannot run
@@ -20,6 +21,6 @@ struct Decision {
 
 // bytes: packed bytes per block (per peer).
 Decision decide(const Selection& sel, const Config& config, CommState& state, long long bytes,
-                bool alltoallv);
+                bool alltoallv, bool in_place = false);
 
 }  // namespace topoa2a

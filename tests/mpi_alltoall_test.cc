@@ -108,9 +108,7 @@ void expect_ran(const char* op, const char* expect_var, const Counts& before, co
   }
   ASSERT_EQ(counted, 1) << op << " calls counted";
   const std::string name = names[ran];
-  if (expect == "topo_auto") {
-    EXPECT_NE(name, "mpich") << "topo_auto picks one of ours";
-  } else {
+  if (expect != "topo_auto") {  // topo_auto may pick one of MPICH's (brucks, pairwise)
     const Algorithm* a = find_algorithm(expect);
     ASSERT_NE(a, nullptr) << expect;
     EXPECT_EQ(name, a->check(p, params).empty() ? expect : std::string("mpich"));

@@ -35,6 +35,9 @@ struct CostParams {
 // keep their value in *inout. On error returns false and sets *error.
 bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error);
 std::string to_string(const CostParams& c);  // "ts_intra=0.5us,tw_intra=0.1ns,..."
+// The cost parameters of a detected topology: the defaults overridden by
+// t.cost_text. On a malformed value returns the defaults and sets *error.
+CostParams cost_params_for(const Topology& t, std::string* error);
 
 // The algorithms the model can price: the table's, then MPICH's "brucks"
 // and "pairwise".
@@ -49,9 +52,9 @@ struct Estimate {
   std::string params_note;  // e.g. "rows=nodes", "cart", "default"
   double predicted = 0;     // seconds
   int rounds = 0;
-  double ts_eff = 0, tw_eff = 0;   // the averaged parameters used
-  double network_fraction = 0;     // share of rounds that use the network
-  double congestion = 0;           // mean congestion of the network rounds
+  double ts_eff = 0, tw_eff = 0;  // the averaged parameters used
+  double network_fraction = 0;    // share of rounds that use the network
+  double congestion = 0;          // mean congestion of the network rounds
 };
 
 struct Choice {
@@ -82,7 +85,18 @@ class CostModel {
   const Topology& topology() const { return topo_; }
   const CostParams& cost() const { return cost_; }
 
-  struct Option;  // one (algorithm, params) with its round statistics
+  // One (algorithm, params) with its round statistics (message-size free).
+  struct Option {
+    std::string algorithm;
+    Params params;
+    std::string note;
+    std::string why_not;  // not applicable when non-empty
+    int rounds = 0;
+    double network_weight = 0;     // rounds that use the network
+    double congestion_weight = 0;  // sum over those rounds of the congestion
+    double tw_net_weight = 0;      // sum over those of max(tw_intra, tw_inter * congestion)
+    double total_weight = 0;       // rounds
+  };
 
  private:
   Estimate price(const Option& o, size_t m) const;

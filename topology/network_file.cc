@@ -142,10 +142,10 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
         return err(tok[0].column,
                    "duplicate network line (first at line " + std::to_string(network_line) + ")");
       if (tok.size() < 2)
-        return err(end_column() + 1, "expected a network kind (" + net_kind_names() + ")");
+        return err(end_column(), "expected a network kind (" + net_kind_names() + ")");
       if (!parse_net_kind(tok[1].text, &desc.kind))
-        return err(tok[1].column, "expected a network kind (" + net_kind_names() + "), got '" +
-                                      tok[1].text + "'");
+        return err(tok[1].column,
+                   "expected a network kind (" + net_kind_names() + "), got '" + tok[1].text + "'");
       if (tok.size() >= 3) {
         size_t bad = 0;
         if (!parse_dims(tok[2].text, &desc.dims, &bad))
@@ -165,7 +165,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
       std::vector<int> d;
       size_t bad = 0;
       if (tok.size() < 2)
-        return err(end_column() + 1, "expected NODESxRANKS_PER_NODE (e.g. 'nodes 2x4')");
+        return err(end_column(), "expected NODESxRANKS_PER_NODE (e.g. 'nodes 2x4')");
       if (!parse_dims(tok[1].text, &d, &bad) || d.size() != 2)
         return err(tok[1].column + static_cast<int>(bad),
                    "expected NODESxRANKS_PER_NODE (e.g. 'nodes 2x4'), got '" + tok[1].text + "'");
@@ -177,18 +177,20 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
       if (!network_line)
         return err(tok[0].column, "a " + kw + " line must come after the network line");
       if (desc.kind == NetKind::kSwitch || desc.kind == NetKind::kFatTree)
-        return err(tok[0].column, kw + " lines need a network with coordinates (ring, mesh, "
-                                       "torus, hypercube), not " +
-                                       to_string(desc.kind));
+        return err(tok[0].column, kw +
+                                      " lines need a network with coordinates (ring, mesh, "
+                                      "torus, hypercube), not " +
+                                      to_string(desc.kind));
       if (tok.size() < 2)
-        return err(end_column() + 1, kw == "host" ? "expected a host name" : "expected a rank");
+        return err(end_column(), kw == "host" ? "expected a host name" : "expected a rank");
       int rank = -1;
       if (kw == "rank" && !parse_int(tok[1].text, &rank))
         return err(tok[1].column,
                    "expected a rank (a non-negative integer), got '" + tok[1].text + "'");
       if (tok.size() < 3)
-        return err(end_column() + 1, "expected coordinates (one per dimension, or one endpoint "
-                                     "index)");
+        return err(end_column(),
+                   "expected coordinates (one per dimension, or one endpoint "
+                   "index)");
       std::vector<int> coords;
       for (size_t i = 2; i < tok.size(); ++i) {
         int c = 0;
@@ -212,8 +214,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
           for (size_t i = 0; i < coords.size(); ++i)
             if (coords[i] >= cdims[i])
               return err(tok[2 + i].column, "coordinate " + std::to_string(coords[i]) +
-                                                " is outside 0.." +
-                                                std::to_string(cdims[i] - 1));
+                                                " is outside 0.." + std::to_string(cdims[i] - 1));
         }
       }
       if (kw == "host") {
@@ -226,8 +227,8 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
       } else {
         auto it = rank_line.find(rank);
         if (it != rank_line.end())
-          return err(tok[1].column, "duplicate rank " + std::to_string(rank) +
-                                        " (first at line " + std::to_string(it->second) + ")");
+          return err(tok[1].column, "duplicate rank " + std::to_string(rank) + " (first at line " +
+                                        std::to_string(it->second) + ")");
         rank_line[rank] = line_no;
         desc.ranks[rank] = coords;
       }

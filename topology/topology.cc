@@ -45,8 +45,8 @@ struct KindName {
   const char* name;
 };
 constexpr KindName kKindNames[] = {
-    {NetKind::kSwitch, "switch"}, {NetKind::kRing, "ring"},
-    {NetKind::kMesh, "mesh"},     {NetKind::kTorus, "torus"},
+    {NetKind::kSwitch, "switch"},       {NetKind::kRing, "ring"},
+    {NetKind::kMesh, "mesh"},           {NetKind::kTorus, "torus"},
     {NetKind::kHypercube, "hypercube"}, {NetKind::kFatTree, "fat_tree"},
 };
 }  // namespace
@@ -107,7 +107,8 @@ void finalize_layout(Topology* t) {
   std::vector<int> count(t->nodes, 0);
   for (int n : t->node_of_rank) ++count[n];
   t->ranks_per_node = 0;
-  if (!count.empty() && std::all_of(count.begin(), count.end(), [&](int c) { return c == count[0]; }))
+  if (!count.empty() &&
+      std::all_of(count.begin(), count.end(), [&](int c) { return c == count[0]; }))
     t->ranks_per_node = count[0];
   if (t->nodes <= 1) {
     t->placement = Placement::kSingle;
@@ -323,12 +324,12 @@ bool apply_cart_network(Topology* t) {
   for (int d : t->cart_dims) e *= d;
   if (e != t->size || t->nodes != t->size || t->size <= 1) return false;
   Network n;
-  const bool all = std::all_of(t->cart_periods.begin(), t->cart_periods.end(),
-                               [](int p) { return p != 0; });
-  const bool none = std::none_of(t->cart_periods.begin(), t->cart_periods.end(),
-                                 [](int p) { return p != 0; });
-  n.kind = none ? NetKind::kMesh : (all && t->cart_dims.size() == 1 ? NetKind::kRing
-                                                                     : NetKind::kTorus);
+  const bool all =
+      std::all_of(t->cart_periods.begin(), t->cart_periods.end(), [](int p) { return p != 0; });
+  const bool none =
+      std::none_of(t->cart_periods.begin(), t->cart_periods.end(), [](int p) { return p != 0; });
+  n.kind =
+      none ? NetKind::kMesh : (all && t->cart_dims.size() == 1 ? NetKind::kRing : NetKind::kTorus);
   n.dims = t->cart_dims;
   n.periodic = t->cart_periods;
   n.periodic.resize(n.dims.size(), 0);

@@ -116,7 +116,7 @@ struct Topology {
 
   // The same ranks in MPI_COMM_WORLD terms (for `rank` lines, forced layouts
   // and globally consistent endpoint numbering). Default: the identity.
-  std::vector<int> world_rank;          // -1 where unknown
+  std::vector<int> world_rank;           // -1 where unknown
   std::vector<int> global_node_of_rank;  // node index among world_nodes
   int world_size = 0;
   int world_nodes = 0;
@@ -133,6 +133,11 @@ struct Topology {
   std::vector<int> cart_periods;
 
   Network network;
+
+  // MPIR_CVAR_TOPOA2A_COST as read on rank 0 at detection (empty: the
+  // defaults); parse with cost_params_for() (topology/cost_model.h), so that
+  // every rank prices with the same numbers.
+  std::string cost_text;
 
   // Problems met while building it (malformed file, forced layout that does
   // not fit, ...). Identical on every rank of the communicator.

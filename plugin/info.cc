@@ -1,0 +1,112 @@
+// topoa2a-info: run under mpiexec; prints the topology detected for
+// MPI_COMM_WORLD (and for a Cartesian communicator with --cart AxB[xC..],
+// periodic with --periodic) and the algorithm topo_auto picks for each
+// block size from 1 B to 16 MiB. --json prints the same as JSON.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "coll/schedule.h"
+#include "topology/cost_model.h"
+#include "topology/detect.h"
+
+using namespace topoa2a;
+
+namespace {
+
+void print_table(const char* title, const Topology& t, bool json, bool last) {
+  std::string error;
+  const CostParams cost = cost_params_for(t, &error);
+  const auto rows = decision_table(t, cost);
+  if (json) {
+    std::printf("  \"%s\": {\"size\": %d, \"nodes\": %d, \"ranks_per_node\": %d, ", title, t.size,
+                t.nodes, t.ranks_per_node);
+    std::printf("\"network\": \"%s\", \"source\": \"%s\", \"choices\": [",
+                to_string(t.network.kind), t.network.source.c_str());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      std::printf("%s{\"bytes\": %zu, \"algorithm\": \"%s\", \"predicted_s\": %.9g}", i ? ", " : "",
+                  r.bytes, r.choice.algorithm.c_str(), r.choice.predicted);
+    }
+    std::printf("]}%s\n", last ? "" : ",");
+    return;
+  }
+  std::printf("== %s\n%s\n", title, describe(t).c_str());
+  if (!error.empty()) std::printf("cost: %s\n", error.c_str());
+  std::printf("cost model: %s\n", to_string(cost).c_str());
+  std::printf("%12s  %-14s %-10s %12s\n", "block size", "topo_auto", "grid", "predicted");
+  for (const auto& r : rows) {
+    std::string grid = r.choice.algorithm == "mesh"
+                           ? std::to_string(r.choice.params.grid.rows) + "x" +
+                                 std::to_string(r.choice.params.grid.cols)
+                           : "";
+    std::printf("%12s  %-14s %-10s %12s\n", format_bytes(r.bytes).c_str(),
+                r.choice.algorithm.c_str(), grid.c_str(),
+                format_seconds(r.choice.predicted).c_str());
+  }
+  for (const auto& w : t.warnings) std::printf("warning: %s\n", w.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  bool json = false, periodic = false;
+  std::string cart;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--json"))
+      json = true;
+    else if (!std::strcmp(argv[i], "--periodic"))
+      periodic = true;
+    else if (!std::strcmp(argv[i], "--cart") && i + 1 < argc)
+      cart = argv[++i];
+    else {
+      if (rank == 0)
+        std::fprintf(stderr,
+                     "usage: mpiexec -n P topoa2a-info [--json] [--cart AxB] [--periodic]\n");
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  const Topology world = detect_topology(MPI_COMM_WORLD);
+  int status = world.errors.empty() ? 0 : 1;
+  if (rank == 0)
+    for (const auto& e : world.errors) std::fprintf(stderr, "topoa2a-info: %s\n", e.c_str());
+  Topology cart_topo;
+  MPI_Comm cart_comm = MPI_COMM_NULL;
+  if (!cart.empty()) {
+    std::vector<int> dims;
+    for (size_t at = 0; at < cart.size();) {
+      size_t x = cart.find('x', at);
+      dims.push_back(std::atoi(cart.substr(at, x - at).c_str()));
+      at = x == std::string::npos ? cart.size() : x + 1;
+    }
+    int p = 0, prod = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    for (int d : dims) prod *= d;
+    if (prod != p) {
+      if (rank == 0)
+        std::fprintf(stderr, "topoa2a-info: --cart %s is not %d ranks\n", cart.c_str(), p);
+      MPI_Finalize();
+      return 2;
+    }
+    std::vector<int> periods(dims.size(), periodic ? 1 : 0);
+    MPI_Cart_create(MPI_COMM_WORLD, static_cast<int>(dims.size()), dims.data(), periods.data(), 0,
+                    &cart_comm);
+    cart_topo = detect_topology(cart_comm);
+  }
+  if (rank == 0) {
+    if (json) std::printf("{\n");
+    print_table("MPI_COMM_WORLD", world, json, cart.empty());
+    if (!cart.empty()) print_table(("cart " + cart).c_str(), cart_topo, json, true);
+    if (json) std::printf("}\n");
+  }
+  if (cart_comm != MPI_COMM_NULL) MPI_Comm_free(&cart_comm);
+  MPI_Finalize();
+  return status;
+}
