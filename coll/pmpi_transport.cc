@@ -10,28 +10,12 @@ PmpiTransport::PmpiTransport(MPI_Comm comm) : comm_(comm) {
 }
 
 int PmpiTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs) {
-  for (int i = 0; i < nrecvs; ++i)
-    if (recvs[i].count > INT_MAX) return MPI_ERR_COUNT;
-  for (int i = 0; i < nsends; ++i)
-    if (sends[i].count > INT_MAX) return MPI_ERR_COUNT;
-  requests_.resize(nsends + nrecvs);
-  int n = 0, err = MPI_SUCCESS;
-  for (int i = 0; i < nrecvs && err == MPI_SUCCESS; ++i) {
-    err = PMPI_Irecv(recvs[i].buf, static_cast<int>(recvs[i].count), recvs[i].type, recvs[i].peer,
-                     kTag, comm_, &requests_[n++]);
-  }
-  for (int i = 0; i < nsends && err == MPI_SUCCESS; ++i) {
-    err = PMPI_Isend(sends[i].buf, static_cast<int>(sends[i].count), sends[i].type, sends[i].peer,
-                     kTag, comm_, &requests_[n++]);
-  }
-  const int wait_err = PMPI_Waitall(n, requests_.data(), MPI_STATUSES_IGNORE);
-  return err != MPI_SUCCESS ? err : wait_err;
+  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0);
 }
 
 int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
                                    int nrecvs, const int* probe_peers, std::vector<char>* probed,
                                    int nprobed) {
-  if (nprobed == 0) return exchange(sends, nsends, recvs, nrecvs);
   for (int i = 0; i < nrecvs; ++i)
     if (recvs[i].count > INT_MAX) return MPI_ERR_COUNT;
   for (int i = 0; i < nsends; ++i)
