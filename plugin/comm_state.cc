@@ -11,11 +11,6 @@ namespace {
 int keyval = MPI_KEYVAL_INVALID;
 std::atomic<long> next_id{0};
 std::atomic<long> detections{0};
-
-std::string key_of(const Algorithm& a, const Params& p) {
-  return std::string(a.name) + ":" + std::to_string(p.grid.rows) + "x" +
-         std::to_string(p.grid.cols);
-}
 }  // namespace
 
 int CommState::init_keyval() {
@@ -72,8 +67,7 @@ CommState* CommState::create(MPI_Comm comm, const CommState* parent, int* err) {
   PMPI_Comm_rank(comm, &rank);
   auto* state = new CommState(shadow, size, rank, next_id++);
   if (parent) {  // a duplicate: same ranks, same machine
-    state->topology_ = parent->topology_;
-    state->model_ = parent->model_;
+    state->share_topology(*parent);
   } else {
     auto topo = std::make_shared<Topology>(detect_topology(shadow));
     ++detections;
@@ -88,8 +82,8 @@ CommState* CommState::create(MPI_Comm comm, const CommState* parent, int* err) {
       if (rank == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
       PMPI_Abort(comm, 1);
     }
-    state->model_ = std::make_shared<CostModel>(*topo, cost);
-    state->topology_ = std::move(topo);
+    auto model = std::make_shared<CostModel>(*topo, cost);
+    state->set_topology(std::move(topo), std::move(model));
   }
   *err = PMPI_Comm_set_attr(comm, keyval, state);
   if (*err != MPI_SUCCESS) {
@@ -100,38 +94,11 @@ CommState* CommState::create(MPI_Comm comm, const CommState* parent, int* err) {
   return state;
 }
 
-const Plan& CommState::plan(const Algorithm& a, const Params& params) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = plans_[key_of(a, params)];
-  if (!slot) slot = std::make_unique<Plan>(make_plan(a.build(size_, rank_, params), size_, rank_));
-  return *slot;
-}
-
-const Schedule& CommState::schedule(const Algorithm& a, const Params& params) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = schedules_[key_of(a, params)];
-  if (!slot) slot = std::make_unique<Schedule>(a.build(size_, rank_, params));
-  return *slot;
-}
-
-const Choice& CommState::choice(long long bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = choices_.find(bytes);
-  if (it == choices_.end())
-    it = choices_.emplace(bytes, model_->choose(static_cast<size_t>(bytes))).first;
-  return it->second;
-}
-
-bool CommState::first_time(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return seen_.insert(key).second;
-}
-
 }  // namespace topoa2a
 
 // Introspection for tests and tools, found with dlsym (not linked).
 extern "C" __attribute__((visibility("default"))) int topoa2a_comm_topology(MPI_Comm comm,
-                                                                           char* buf, int len) {
+                                                                            char* buf, int len) {
   int err = MPI_SUCCESS;
   topoa2a::CommState* s = topoa2a::CommState::get(comm, &err);
   if (!s) return err;

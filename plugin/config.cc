@@ -130,6 +130,10 @@ bool load_config(Config* c, std::string* error) {
       set_everywhere("COLL_SELECTION_TUNING_JSON_FILE", "");
     }
   }
+  return load_options(c, error);
+}
+
+bool load_options(Config* c, std::string* error) {
   if (!load_bool("MPIR_CVAR_TOPOA2A_VERBOSE", &c->verbose, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_STATS", &c->stats, error)) return false;
   if (const char* g = std::getenv("MPIR_CVAR_TOPOA2A_MESH_GRID"); g && *g) {

@@ -44,6 +44,10 @@ const std::vector<std::string>& mpich_alltoallv_values();
 // On a bad value, returns false with a one-line message in *error.
 bool load_config(Config* config, std::string* error);
 
+// topoa2a's own variables only (VERBOSE, STATS, MESH_GRID): what the native
+// front door reads, MPICH itself handling the algorithm variables there.
+bool load_options(Config* config, std::string* error);
+
 // Value list for messages, e.g. "auto, brucks, ..., ring, ..., topo_auto".
 std::string valid_values(bool alltoallv);
 

@@ -3,10 +3,10 @@
 #include <climits>
 
 #include "coll/exec.h"
-#include "plugin/comm_state.h"
+#include "plugin/comm_core.h"
 
 namespace topoa2a {
-Decision decide(const Selection& sel, const Config& config, CommState& state, long long bytes,
+Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
                 bool alltoallv, bool in_place) {
   Decision d;
   const int p = state.size();

@@ -9,7 +9,7 @@
 
 namespace topoa2a {
 
-class CommState;
+class CommCore;
 
 struct Decision {
   const Algorithm* algo = nullptr;  // null: MPICH's own algorithm runs
@@ -20,7 +20,7 @@ struct Decision {
 };
 
 // bytes: packed bytes per block (per peer).
-Decision decide(const Selection& sel, const Config& config, CommState& state, long long bytes,
+Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
                 bool alltoallv, bool in_place = false);
 
 }  // namespace topoa2a

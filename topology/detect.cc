@@ -1,5 +1,6 @@
-// Topology detection: PMPI calls only (this code runs inside the MPI_*
-// interposer, so calling MPI_* here would recurse into the plugin).
+// Topology detection for the preload front door: PMPI calls only (this code
+// runs inside the MPI_* interposer, so calling MPI_* here would recurse into
+// the plugin).
 #include "topology/detect.h"
 
 #include <cstdlib>
@@ -8,53 +9,9 @@
 #include <mutex>
 #include <vector>
 
-#ifdef TOPOA2A_HAVE_HWLOC
-#include <hwloc.h>
-#endif
-
-#include "topology/cost_model.h"
+#include "topology/descriptions.h"
 
 namespace topoa2a {
-
-void local_binding(int* package, int* numa) {
-  struct Binding {
-    int package = -1;
-    int numa = -1;
-  };
-  static const Binding cached = [] {
-    Binding b;
-#ifdef TOPOA2A_HAVE_HWLOC
-    hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0) return b;
-    if (hwloc_topology_load(topo) == 0) {
-      hwloc_bitmap_t set = hwloc_bitmap_alloc();
-      if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 &&
-          !hwloc_bitmap_iszero(set)) {
-        // The deepest object covering the binding; its package ancestor, if
-        // the binding lies within one package.
-        for (hwloc_obj_t o = hwloc_get_obj_covering_cpuset(topo, set); o; o = o->parent) {
-          if (o->type == HWLOC_OBJ_PACKAGE) {
-            b.package = static_cast<int>(o->logical_index);
-            break;
-          }
-        }
-        for (hwloc_obj_t n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, nullptr); n;
-             n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n)) {
-          if (n->cpuset && hwloc_bitmap_isincluded(set, n->cpuset)) {
-            b.numa = static_cast<int>(n->logical_index);
-            break;
-          }
-        }
-      }
-      if (set) hwloc_bitmap_free(set);
-    }
-    hwloc_topology_destroy(topo);
-#endif
-    return b;
-  }();
-  *package = cached.package;
-  *numa = cached.numa;
-}
 
 namespace {
 
@@ -98,11 +55,6 @@ void bcast_strings(std::initializer_list<std::string*> strings, MPI_Comm comm) {
     *s = packed.substr(pos, static_cast<size_t>(n));
     pos += static_cast<size_t>(n);
   }
-}
-
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
 }
 
 }  // namespace
@@ -208,45 +160,23 @@ Topology detect_topology(MPI_Comm comm, const DetectOptions& options) {
     t.proc_topo = ProcTopo::kDistGraph;
   }
 
-  // 6. The user's descriptions, read on rank 0 and broadcast.
-  std::string forced, path, text, read_error, cost;
+  // 6. The user's descriptions, read on rank 0 and broadcast, so that every
+  // rank builds the same Topology.
+  UserDescriptions d;
   if (rank == 0) {
-    if (options.read_env) cost = env(kEnvCost);
-    forced = !options.forced.empty() ? options.forced
-                                     : (options.read_env ? env(kEnvTopology) : std::string());
-    path = !options.network_file.empty() ? options.network_file
-                                         : (options.read_env ? env(kEnvNetworkFile) : "");
-    if (!path.empty() && !read_text_file(path, &text, &read_error)) text.clear();
+    if (options.read_env) d = read_user_descriptions();
+    if (!options.forced.empty()) d.forced = options.forced;
+    if (!options.network_file.empty()) {
+      d.path = options.network_file;
+      d.read_error.clear();
+      if (!read_text_file(d.path, &d.text, &d.read_error)) d.text.clear();
+    }
   }
-  bcast_strings({&forced, &path, &text, &read_error, &cost}, comm);
-  t.cost_text = cost;
-  {
-    std::string cost_error;
-    cost_params_for(t, &cost_error);
-    if (!cost_error.empty()) t.errors.push_back(cost_error);
-  }
-
-  NetworkDesc file_desc, forced_desc;
-  bool have_file = false, have_forced = false;
-  std::string error;
-  if (!read_error.empty()) {
-    t.errors.push_back(std::string(kEnvNetworkFile) + ": " + read_error);
-  } else if (!path.empty()) {
-    if (parse_network_file(text, path, &file_desc, &error))
-      have_file = true;
-    else
-      t.errors.push_back(error);
-  }
-  if (forced.find_first_not_of(" \t") != std::string::npos) {
-    if (parse_forced_topology(forced, &forced_desc, &error))
-      have_forced = true;
-    else
-      t.errors.push_back(error);
-  }
+  bcast_strings({&d.forced, &d.path, &d.text, &d.read_error, &d.cost}, comm);
 
   // 7. Host names, when host lines need them (the same decision on every
   // rank, since every rank parsed the same text).
-  if ((have_file && !file_desc.hosts.empty()) || options.gather_hostnames) {
+  auto gather_names = [&]() {
     char name[MPI_MAX_PROCESSOR_NAME];
     std::memset(name, 0, sizeof name);
     int len = 0;
@@ -254,19 +184,14 @@ Topology detect_topology(MPI_Comm comm, const DetectOptions& options) {
     std::vector<char> names(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
     PMPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME,
                    MPI_CHAR, comm);
-    t.node_names.assign(t.nodes, "");
-    std::vector<bool> seen(t.nodes, false);
+    std::vector<std::string> by_rank(size);
     for (int r = 0; r < size; ++r) {
-      const int n = t.node_of_rank[r];
-      if (seen[n]) continue;
-      seen[n] = true;
       const char* p = &names[static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME];
-      t.node_names[n] = std::string(p, strnlen(p, MPI_MAX_PROCESSOR_NAME));
+      by_rank[r] = std::string(p, strnlen(p, MPI_MAX_PROCESSOR_NAME));
     }
-  }
-
-  configure_topology(&t, have_file ? &file_desc : nullptr, "file:" + path,
-                     have_forced ? &forced_desc : nullptr);
+    return by_rank;
+  };
+  apply_user_descriptions(&t, d, gather_names, options.gather_hostnames);
   return t;
 }
 

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "topology/binding.h"
 #include "topology/topology.h"
 
 namespace topoa2a {
@@ -32,9 +33,5 @@ struct DetectOptions {
 // does not fail. On an intercommunicator only the local group is described
 // and an error notes it.
 Topology detect_topology(MPI_Comm comm, const DetectOptions& options = {});
-
-// The calling process's package and NUMA node (hwloc logical indices) from
-// its CPU binding; -1 where unknown or unbound across several. Cached.
-void local_binding(int* package, int* numa);
 
 }  // namespace topoa2a

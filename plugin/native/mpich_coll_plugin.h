@@ -1,0 +1,126 @@
+/*
+ * Copyright (C) by Argonne National Laboratory
+ *     See COPYRIGHT in top-level directory
+ */
+
+/* MPICH collective plugin ABI (version 1).
+ *
+ * MPICH loads one plugin at MPI_Init: the shared object named by
+ * MPIR_CVAR_COLL_PLUGIN (default "libtopoa2a_native.so", looked up first
+ * beside libmpi, then on the loader's path; "none" disables it). It calls the
+ * plugin's entry point MPICH_COLL_PLUGIN_ENTRY with the host table below; the
+ * plugin registers its algorithms and communicator callbacks through it.
+ *
+ * MPICH then calls a registered algorithm from its own dispatch
+ * (MPIR_CVAR_<COLL>_INTRA_ALGORITHM=<name>, or the JSON selection's
+ * "algorithm=MPIR_<Coll>_intra_<name>"). The plugin moves data only through
+ * the host table (MPICH's internal point-to-point calls on the collective
+ * context, MPICH's datatype engine): it never calls the public MPI API.
+ *
+ * Only <mpi.h> types cross this boundary; every function returns an MPI
+ * error class (MPI_SUCCESS when it succeeded).
+ */
+#ifndef MPICH_COLL_PLUGIN_H_INCLUDED
+#define MPICH_COLL_PLUGIN_H_INCLUDED
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPICH_COLL_PLUGIN_ABI_VERSION 1
+#define MPICH_COLL_PLUGIN_ENTRY "MPICH_Coll_plugin_init"
+
+/* The host's communicator, opaque to the plugin. */
+typedef struct MPICH_Coll_plugin_comm MPICH_Coll_plugin_comm;
+/* A pending point-to-point operation, opaque to the plugin. */
+typedef void *MPICH_Coll_plugin_request;
+
+typedef enum {
+    MPICH_COLL_PLUGIN_ALLTOALL = 1,
+    MPICH_COLL_PLUGIN_ALLTOALLV = 2
+} MPICH_Coll_plugin_coll;
+
+/* The arguments of one call. Alltoall uses the counts; alltoallv the arrays
+ * (the scalar counts are 0). sendbuf may be MPI_IN_PLACE. */
+typedef struct {
+    const void *sendbuf;
+    MPI_Aint sendcount;
+    const MPI_Aint *sendcounts;
+    const MPI_Aint *sdispls;
+    MPI_Datatype sendtype;
+    void *recvbuf;
+    MPI_Aint recvcount;
+    const MPI_Aint *recvcounts;
+    const MPI_Aint *rdispls;
+    MPI_Datatype recvtype;
+} MPICH_Coll_plugin_args;
+
+/* What an algorithm's check answers. */
+typedef enum {
+    MPICH_COLL_PLUGIN_RUN = 0,          /* the algorithm runs this call */
+    MPICH_COLL_PLUGIN_CANNOT_RUN = 1,   /* why: the reason; MPIR_CVAR_COLLECTIVE_FALLBACK applies */
+    MPICH_COLL_PLUGIN_USE_MPICH = 2     /* why: the name of MPICH's algorithm to run instead */
+} MPICH_Coll_plugin_verdict;
+
+typedef struct {
+    MPICH_Coll_plugin_coll coll;
+    const char *name;           /* the CVAR value, e.g. "ring" */
+    /* Decides for this call (collective: every rank answers the same).
+     * comm_state is what comm_create returned for this communicator. */
+    MPICH_Coll_plugin_verdict(*check) (const MPICH_Coll_plugin_args * args,
+                                       MPICH_Coll_plugin_comm * comm, void *comm_state,
+                                       void *ctx, char *why, int why_len);
+    int (*run) (const MPICH_Coll_plugin_args * args, MPICH_Coll_plugin_comm * comm,
+                void *comm_state, void *ctx);
+    void *ctx;
+} MPICH_Coll_plugin_algorithm;
+
+/* What MPICH offers the plugin. */
+typedef struct {
+    int abi_version;
+    /* Registration, during the entry point only. */
+    int (*register_algorithm) (const MPICH_Coll_plugin_algorithm * algorithm);
+    /* Called for every intracommunicator MPICH creates for the user
+     * (MPI_COMM_WORLD and MPI_COMM_SELF included), collectively, when it is
+     * committed; *state is passed back to the algorithms and comm_free. */
+    int (*set_comm_callbacks) (int (*comm_create) (MPICH_Coll_plugin_comm * comm, void **state),
+                               int (*comm_free) (MPICH_Coll_plugin_comm * comm, void *state));
+    /* Called in MPI_Finalize, after the last communicator is freed. */
+    int (*set_finalize) (int (*finalize) (void));
+
+    /* Communicator facts (local: no communication). */
+    int (*comm_size) (MPICH_Coll_plugin_comm * comm);
+    int (*comm_rank) (MPICH_Coll_plugin_comm * comm);
+    int (*world_rank) (MPICH_Coll_plugin_comm * comm, int rank);        /* -1: not in world */
+    int (*node_id) (MPICH_Coll_plugin_comm * comm, int rank);   /* MPICH's node of a rank */
+    /* The Cartesian topology attached to the communicator, if any: returns
+     * the number of dimensions (0: none) and fills up to max_dims entries. */
+    int (*cart_get) (MPICH_Coll_plugin_comm * comm, int max_dims, int *dims, int *periods);
+
+    /* Point-to-point on the communicator's collective context. */
+    int (*isend) (const void *buf, MPI_Aint count, MPI_Datatype type, int dest,
+                  MPICH_Coll_plugin_comm * comm, MPICH_Coll_plugin_request * request);
+    int (*irecv) (void *buf, MPI_Aint count, MPI_Datatype type, int source,
+                  MPICH_Coll_plugin_comm * comm, MPICH_Coll_plugin_request * request);
+    int (*waitall) (int count, MPICH_Coll_plugin_request * requests);
+    /* Blocks until a message from source is pending; *bytes: its size. */
+    int (*probe) (int source, MPICH_Coll_plugin_comm * comm, MPI_Aint * bytes);
+
+    /* Datatypes. */
+    int (*type_info) (MPI_Datatype type, MPI_Aint * size, MPI_Aint * extent, MPI_Aint * true_lb,
+                      MPI_Aint * true_extent, int *contiguous);
+    /* Copy count elements of type at in into bytes contiguous bytes at out. */
+    int (*pack) (const void *in, MPI_Aint count, MPI_Datatype type, void *out, MPI_Aint bytes);
+    int (*unpack) (const void *in, MPI_Aint bytes, void *out, MPI_Aint count, MPI_Datatype type);
+} MPICH_Coll_plugin_host;
+
+/* The plugin's entry point: returns MPI_SUCCESS, or an error class to make
+ * MPI_Init fail (a plugin compiled for another ABI version must refuse). */
+typedef int (*MPICH_Coll_plugin_init_fn) (const MPICH_Coll_plugin_host * host);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MPICH_COLL_PLUGIN_H_INCLUDED */

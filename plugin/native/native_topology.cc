@@ -1,0 +1,95 @@
+#include "plugin/native/native_topology.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "plugin/native/native_transport.h"
+#include "topology/binding.h"
+
+namespace topoa2a {
+namespace {
+
+// One process's record in the world gather.
+struct Record {
+  char name[256];
+  int package;
+  int numa;
+};
+
+}  // namespace
+
+int gather_world_facts(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_comm* world,
+                       WorldFacts* out) {
+  NativeTransport tr(host, world);
+  const int p = tr.size(), me = tr.rank();
+  std::vector<Record> all(static_cast<size_t>(p));
+  Record& mine = all[me];
+  std::memset(&mine, 0, sizeof mine);
+  gethostname(mine.name, sizeof mine.name - 1);
+  local_binding(&mine.package, &mine.numa);
+  // Ring allgather: in step k pass on the record that came from rank me-k.
+  const int right = (me + 1) % p, left = (me + p - 1) % p;
+  for (int k = 0; k + 1 < p; ++k) {
+    const int send_from = (me - k + p) % p, recv_from = (me - k - 1 + 2 * p) % p;
+    const Message send{&all[send_from], static_cast<MPI_Aint>(sizeof(Record)), MPI_BYTE, right};
+    const Message recv{&all[recv_from], static_cast<MPI_Aint>(sizeof(Record)), MPI_BYTE, left};
+    const int err = tr.exchange(&send, 1, &recv, 1);
+    if (err != MPI_SUCCESS) return err;
+  }
+  out->host_names.resize(static_cast<size_t>(p));
+  out->package.resize(static_cast<size_t>(p));
+  out->numa.resize(static_cast<size_t>(p));
+  int max_node = -1;
+  for (int r = 0; r < p; ++r) {
+    all[r].name[sizeof all[r].name - 1] = 0;
+    out->host_names[r] = all[r].name;
+    out->package[r] = all[r].package;
+    out->numa[r] = all[r].numa;
+    max_node = std::max(max_node, host.node_id(world, r));
+  }
+  out->nodes = max_node + 1;
+  return MPI_SUCCESS;
+}
+
+Topology native_topology(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_comm* comm,
+                         const WorldFacts& world, const UserDescriptions& descriptions,
+                         const std::vector<int>& cart_dims, const std::vector<int>& cart_periods) {
+  const int size = host.comm_size(comm);
+  const int world_size = static_cast<int>(world.host_names.size());
+  std::vector<int> node(static_cast<size_t>(size)), wrank(static_cast<size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    node[r] = host.node_id(comm, r);  // MPICH's node ids are global
+    wrank[r] = host.world_rank(comm, r);
+    if (wrank[r] >= world_size) wrank[r] = -1;
+  }
+  Topology t = topology_from_layout(node);
+  t.rank = host.comm_rank(comm);
+  t.world_size = world_size;
+  t.world_nodes = world.nodes > 0 ? world.nodes : t.nodes;
+  for (int r = 0; r < size; ++r) {
+    t.world_rank[r] = wrank[r];
+    t.global_node_of_rank[r] = node[r];
+    if (wrank[r] >= 0) {
+      t.package_of_rank[r] = world.package[wrank[r]];
+      t.numa_of_rank[r] = world.numa[wrank[r]];
+    }
+  }
+  reset_network(&t);
+  if (!cart_dims.empty()) {
+    t.proc_topo = ProcTopo::kCart;
+    t.cart_dims = cart_dims;
+    t.cart_periods = cart_periods;
+  }
+  auto names = [&]() {
+    std::vector<std::string> by_rank(static_cast<size_t>(size));
+    for (int r = 0; r < size; ++r)
+      if (wrank[r] >= 0) by_rank[r] = world.host_names[wrank[r]];
+    return by_rank;
+  };
+  apply_user_descriptions(&t, descriptions, names);
+  return t;
+}
+
+}  // namespace topoa2a

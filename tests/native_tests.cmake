@@ -1,0 +1,114 @@
+# The native front door: topoa2a registered inside a patched MPICH
+# (patches/, built and cached by ci/build-mpich.sh), no LD_PRELOAD. The test
+# programs are the ones built against Debian's stock MPICH: they run
+# unmodified on the patched library through LD_LIBRARY_PATH.
+#
+# TOPOA2A_PATCHED_MPICH: the install prefix printed by ci/build-mpich.sh.
+set(TOPOA2A_PATCHED_MPICH "" CACHE PATH "Prefix of the patched MPICH (ci/build-mpich.sh)")
+
+if(NOT TOPOA2A_PATCHED_MPICH OR NOT EXISTS "${TOPOA2A_PATCHED_MPICH}/lib/libmpich.so.12")
+  # Says so in CTest's summary instead of passing silently.
+  add_test(NAME native_front_door
+           COMMAND sh -c "echo 'no patched MPICH: run ci/build-mpich.sh and configure with -DTOPOA2A_PATCHED_MPICH=<prefix>'; exit 77")
+  set_tests_properties(native_front_door PROPERTIES SKIP_RETURN_CODE 77 LABELS native)
+  return()
+endif()
+
+set(native_env -genv LD_LIBRARY_PATH ${TOPOA2A_PATCHED_MPICH}/lib -genv MPIR_CVAR_COLL_PLUGIN
+               $<TARGET_FILE:topoa2a_native>)
+set(native_run ${TOPOA2A_MPIEXEC} ${native_env})
+
+# The same GoogleTest suite as the preload runs, each algorithm chosen by
+# MPICH's CVAR, parsed and dispatched by MPICH itself; the plugin's
+# statistics prove which algorithm ran.
+set(TOPOA2A_NATIVE_NPROCS 1 2 3 4 5 8 CACHE STRING "Rank counts of the native MPI tests")
+foreach(alg IN LISTS TOPOA2A_PRELOAD_ALGORITHMS)
+  topoa2a_alltoallv_env(${alg} v_env)
+  foreach(n IN LISTS TOPOA2A_NATIVE_NPROCS)
+    add_test(NAME native_alltoall_${alg}_np${n}
+             COMMAND ${TOPOA2A_MPIEXEC} -n ${n} ${native_env} -genv
+                     MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT ${alg}
+                     ${v_env} $<TARGET_FILE:mpi_alltoall_app> --gtest_brief=1)
+    set_tests_properties(native_alltoall_${alg}_np${n} PROPERTIES TIMEOUT 600
+                         LABELS "mpi;native" RUN_SERIAL TRUE)
+  endforeach()
+endforeach()
+
+# MPI_T lists the new values; writing the CVAR switches algorithms.
+add_executable(native_mpit_test native_mpit_test.cc)
+target_link_libraries(native_mpit_test PRIVATE topoa2a_mpitest topoa2a_sched ${CMAKE_DL_LIBS})
+foreach(n 1 3 4)
+  add_test(NAME native_mpit_np${n}
+           COMMAND ${TOPOA2A_MPIEXEC} -n ${n} ${native_env} $<TARGET_FILE:native_mpit_test>)
+endforeach()
+
+# MPICH's JSON tuning file picks our algorithms by size: ring up to 64
+# bytes per block, mesh up to 4 KiB, MPICH's pairwise above
+# (data/native_tuning.json: MPICH's generic rules with that alltoall part).
+set(tuning -genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE
+           ${CMAKE_CURRENT_SOURCE_DIR}/data/native_tuning.json -genv MPIR_CVAR_TOPOA2A_VERBOSE 1
+           -genv MPIR_CVAR_TOPOA2A_STATS 1)
+add_test(NAME native_json_small_ring
+         COMMAND ${expect} "msg=32 bytes algorithm=ring \\(selected by MPICH, native\\)"
+                 "topoa2a-stats rank=0 op=alltoall algorithm=ring calls=2 " "result correct" --
+                 ${native_run} -n 4 ${tuning} $<TARGET_FILE:transpose> 8 2)
+add_test(NAME native_json_medium_mesh
+         COMMAND ${expect} "msg=2048 bytes algorithm=mesh \\(selected by MPICH, native\\)"
+                 "topoa2a-stats rank=0 op=alltoall algorithm=mesh calls=2 " "result correct" --
+                 ${native_run} -n 4 ${tuning} $<TARGET_FILE:transpose> 64 2)
+add_test(NAME native_json_large_mpich
+         COMMAND ${expect} "result correct" --
+                 ${native_run} -n 4 ${tuning} $<TARGET_FILE:transpose> 256 2)
+set_tests_properties(native_json_large_mpich PROPERTIES FAIL_REGULAR_EXPRESSION
+                     "op=alltoall algorithm=")
+
+# MPIR_CVAR_COLLECTIVE_FALLBACK when the algorithm cannot run (hypercube on
+# 3 ranks) or no plugin provides it.
+add_test(NAME native_fallback_print
+         COMMAND ${expect} "Alltoall hypercube cannot be applied: hypercube needs a power-of-two"
+                 "result correct" --
+                 ${native_run} -n 3 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM hypercube
+                 -genv MPIR_CVAR_COLLECTIVE_FALLBACK print $<TARGET_FILE:transpose> 48 1)
+add_test(NAME native_fallback_error
+         COMMAND ${expect} --fail "collective algorithm is not usable" --
+                 ${native_run} -n 3 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM hypercube
+                 -genv MPIR_CVAR_COLLECTIVE_FALLBACK error $<TARGET_FILE:transpose> 48 1)
+add_test(NAME native_no_plugin_falls_back
+         COMMAND ${expect} "Alltoall ring cannot be applied: no collective plugin provides it"
+                 "result correct" --
+                 ${TOPOA2A_MPIEXEC} -n 2 -genv LD_LIBRARY_PATH ${TOPOA2A_PATCHED_MPICH}/lib
+                 -genv MPIR_CVAR_COLL_PLUGIN none -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM ring
+                 -genv MPIR_CVAR_COLLECTIVE_FALLBACK print $<TARGET_FILE:transpose> 32 1)
+add_test(NAME native_missing_plugin_fails_init
+         COMMAND ${expect} --fail "/nonexistent/libplugin.so \\(MPIR_CVAR_COLL_PLUGIN\\) could not be loaded" --
+                 ${TOPOA2A_MPIEXEC} -n 2 -genv LD_LIBRARY_PATH ${TOPOA2A_PATCHED_MPICH}/lib
+                 -genv MPIR_CVAR_COLL_PLUGIN /nonexistent/libplugin.so $<TARGET_FILE:transpose>)
+# The default MPIR_CVAR_COLL_PLUGIN is found on the loader's path.
+add_test(NAME native_default_plugin_on_library_path
+         COMMAND ${expect} "algorithm=onefactor_xor \\(selected by MPICH, native\\)" "result correct" --
+                 ${TOPOA2A_MPIEXEC} -n 4 -genv LD_LIBRARY_PATH
+                 ${TOPOA2A_PATCHED_MPICH}/lib:$<TARGET_FILE_DIR:topoa2a_native>
+                 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM onefactor_xor
+                 -genv MPIR_CVAR_TOPOA2A_VERBOSE 1 $<TARGET_FILE:transpose> 64 1)
+# A Cartesian communicator's grid reaches topo_auto (picked up on first use).
+add_test(NAME native_topo_auto_verbose
+         COMMAND ${expect} "algorithm=[a-z_:]+ \\(topo_auto" "result correct" --
+                 ${native_run} -n 4 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM topo_auto
+                 -genv MPIR_CVAR_TOPOA2A_TOPOLOGY torus:2x2
+                 -genv MPIR_CVAR_TOPOA2A_VERBOSE 1 $<TARGET_FILE:transpose> 64 1)
+
+set_tests_properties(native_mpit_np1 native_mpit_np3 native_mpit_np4 native_json_small_ring
+                     native_json_medium_mesh native_json_large_mpich
+                     native_fallback_print native_fallback_error native_no_plugin_falls_back
+                     native_missing_plugin_fails_init native_default_plugin_on_library_path
+                     native_topo_auto_verbose
+                     PROPERTIES TIMEOUT 120 LABELS "mpi;native")
+
+# MPICH's own alltoall / alltoallv tests on the patched MPICH, each of our
+# algorithms chosen by the CVAR, no LD_PRELOAD (ci/mpich-testsuite.sh --native).
+add_test(NAME mpich_testsuite_native
+         COMMAND ${CMAKE_COMMAND} -E env TOPOA2A_NATIVE_LIB=$<TARGET_FILE:topoa2a_native>
+                 TOPOA2A_ARTIFACTS=${CMAKE_BINARY_DIR}/mpich-testsuite-native
+                 bash ${PROJECT_SOURCE_DIR}/ci/mpich-testsuite.sh --native ${TOPOA2A_PATCHED_MPICH})
+set_tests_properties(mpich_testsuite_native PROPERTIES TIMEOUT 1800
+                     LABELS "mpi;native;mpich-suite" RUN_SERIAL TRUE)
