@@ -204,7 +204,12 @@ int run(const Options& o, int rank, int p) {
   if (mpich_switchable) why.clear();
   for (std::size_t m = o.min_size; m <= o.max_size; m *= 2) r.sizes.push_back(m);
   r.points.assign(r.sizes.size(), std::vector<Point>(r.candidates.size()));
-  for (std::size_t s = 0; s < r.sizes.size(); ++s) measure_size(o, sw, why, rank, p, s, &r);
+  for (std::size_t s = 0; s < r.sizes.size(); ++s) {
+    measure_size(o, sw, why, rank, p, s, &r);
+    if (o.progress && rank == 0)
+      std::fprintf(stderr, "topoa2a-bench: %zu bytes done (%zu of %zu sizes)\n", r.sizes[s], s + 1,
+                   r.sizes.size());
+  }
 
   Candidate mpich_auto;
   make_candidate("mpich:auto", &mpich_auto);

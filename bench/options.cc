@@ -61,7 +61,7 @@ int Options::warmup_for(std::size_t size) const {
 
 const char* usage() {
   return "Usage: topoa2a-bench [options]\n"
-         "  -m, --message-size [MIN:]MAX  bytes per peer, powers of two (default 1:1048576)\n"
+         "  -m, --message-size [MIN:]MAX  bytes per peer, doubling from MIN (default 1:1048576)\n"
          "  -i, --iterations ITER         timed calls per repetition (default 100, 20 above 8 "
          "KiB)\n"
          "  -x, --warmup WARMUP           untimed calls per repetition (default 10, 2 above 8 "
@@ -74,6 +74,7 @@ const char* usage() {
          "  -r, --repetitions R           interleaved repetitions per point (default 5)\n"
          "      --csv PATH                write one row per size and candidate\n"
          "  -l, --list                    print the default candidates and exit\n"
+         "      --progress                report each size done on stderr\n"
          "  -h, --help\n";
 }
 
@@ -87,6 +88,7 @@ bool parse_options(int argc, char** argv, Options* o, std::string* error) {
                                  {"repetitions", required_argument, nullptr, 'r'},
                                  {"csv", required_argument, nullptr, 'C'},
                                  {"list", no_argument, nullptr, 'l'},
+                                 {"progress", no_argument, nullptr, 'P'},
                                  {"help", no_argument, nullptr, 'h'},
                                  {nullptr, 0, nullptr, 0}};
   opterr = 0;
@@ -124,6 +126,9 @@ bool parse_options(int argc, char** argv, Options* o, std::string* error) {
         break;
       case 'l':
         o->list = true;
+        break;
+      case 'P':
+        o->progress = true;
         break;
       case 'h':
         o->help = true;

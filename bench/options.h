@@ -19,7 +19,8 @@ struct Options {
   std::vector<std::string> candidates;  // -c a,b,c; empty: all
   std::string csv;                      // --csv PATH
   bool help = false;
-  bool list = false;  // -l: print the default candidates and exit (no MPI)
+  bool list = false;      // -l: print the default candidates and exit (no MPI)
+  bool progress = false;  // --progress: a line on stderr per size done
 
   int iterations_for(std::size_t size) const;
   int warmup_for(std::size_t size) const;

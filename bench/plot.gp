@@ -9,7 +9,7 @@ cands = system(sprintf("awk -F, 'NR>1 && $5==\"ok\" && !seen[$4]++ {printf \"%%s
 rows(c) = sprintf("< awk -F, -v c='%s' 'NR>1 && $4==c && $5==\"ok\"' '%s'", c, csv)
 mpich(c) = strlen(c) > 6 && c[1:6] eq "mpich:"
 
-set terminal pngcairo size 960,640 noenhanced font ",10"
+set terminal pngcairo size 880,560 noenhanced font ",9"
 set output png
 set datafile separator ","
 set title title

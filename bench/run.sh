@@ -39,9 +39,9 @@ mkdir -p "$out"
 base="$out/${op}_np$np"
 env=()
 ((preload)) && env=(-genv LD_PRELOAD "$lib")
-echo "bench/run.sh: mpiexec -n $np ${env[*]+"${env[*]}"} $bench --csv $base.csv ${args[*]+"${args[*]}"}"
-mpiexec -n "$np" "${env[@]+"${env[@]}"}" "$bench" --csv "$base.csv" "${args[@]+"${args[@]}"}" |
-  tee "$base.txt"
+echo "bench/run.sh: mpiexec -n $np ${env[*]+"${env[*]}"} $bench --progress --csv $base.csv ${args[*]+"${args[*]}"}"
+mpiexec -n "$np" "${env[@]+"${env[@]}"}" "$bench" --progress --csv "$base.csv" \
+  "${args[@]+"${args[@]}"}" | tee "$base.txt"
 
 if ! command -v gnuplot >/dev/null; then
   echo "bench/run.sh: installing gnuplot-nox for the plot"
