@@ -4,6 +4,7 @@
 // so drift hits all alike; each one's result is validated once per size.
 #include <mpi.h>
 
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -202,7 +203,13 @@ int run(const Options& o, int rank, int p) {
       std::printf("# MPICH's algorithms cannot be switched at run time: %s\n", why.c_str());
   }
   if (mpich_switchable) why.clear();
-  for (std::size_t m = o.min_size; m <= o.max_size; m *= 2) r.sizes.push_back(m);
+  for (std::size_t m = o.min_size; m <= o.max_size; m *= 2) {
+    if (m * static_cast<std::size_t>(p) > INT_MAX) {  // counts and displacements are ints
+      if (rank == 0) std::printf("# sizes from %zu bytes skipped: over 2 GiB per rank\n", m);
+      break;
+    }
+    r.sizes.push_back(m);
+  }
   r.points.assign(r.sizes.size(), std::vector<Point>(r.candidates.size()));
   for (std::size_t s = 0; s < r.sizes.size(); ++s) {
     measure_size(o, sw, why, rank, p, s, &r);

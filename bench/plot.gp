@@ -14,6 +14,7 @@ set output png
 set datafile separator ","
 set title title
 set logscale xy
+set autoscale xfix
 set xtics ("1 B" 1, "16 B" 16, "256 B" 256, "4 KiB" 4096, "64 KiB" 65536, "1 MiB" 1048576, \
            "16 MiB" 16777216)
 set xlabel "message size per peer"
