@@ -105,10 +105,11 @@ bool Switcher::verify_mpich_honours_writes(std::string* why) {
   const std::string old_fallback = fallback_.read();
   Candidate mpich_auto;
   make_candidate("mpich:auto", &mpich_auto);
-  const bool switched = select(mpich_auto, why) && fallback_.write("error") &&
-                        algorithm_.write("scattered") &&
-                        in_place_call(alltoallv_, p) != MPI_SUCCESS && algorithm_.write("auto") &&
-                        in_place_call(alltoallv_, p) == MPI_SUCCESS;
+  // Forced scattered refuses MPI_IN_PLACE; auto accepts it.
+  const bool refused = select(mpich_auto, why) && fallback_.write("error") &&
+                       algorithm_.write("scattered") && in_place_call(alltoallv_, p) != MPI_SUCCESS;
+  const bool switched =
+      algorithm_.write("auto") && refused && in_place_call(alltoallv_, p) == MPI_SUCCESS;
   fallback_.write(old_fallback.empty() ? "silent" : old_fallback);
   if (!switched && why->empty())
     *why = "an in-place call with scattered forced through MPI_T did not fail";

@@ -221,7 +221,7 @@ int run(const Options& o, int rank, int p) {
   Candidate mpich_auto;
   make_candidate("mpich:auto", &mpich_auto);
   std::string unused;
-  sw.select(mpich_auto, &unused);  // leave MPI_Alltoall as it was
+  sw.select(mpich_auto, &unused);  // hand the operation back to MPICH's auto
   if (rank != 0) return 0;
   print_osu_table(stdout, r, 0, o.full);
   print_comparison(stdout, r);
