@@ -40,19 +40,12 @@ bool load_selection(const std::string& var, bool alltoallv, Selection* sel, std:
   std::string full = "MPIR_CVAR_" + var;
   const std::string raw = read_var(var, &full);
   if (raw.empty()) return true;
-  sel->value = lower(raw);
-  const auto& mpich = alltoallv ? mpich_alltoallv_values() : mpich_alltoall_values();
-  if (contains(mpich, sel->value)) return true;  // MPICH's own: untouched
-  if (sel->value == "topo_auto") {
-    sel->topo_auto = true;
-  } else if (const Algorithm* a = find_algorithm(sel->value);
-             a != nullptr && (!alltoallv || a->alltoallv)) {
-    sel->ours = a;
-  } else {
+  if (!parse_selection(raw, alltoallv, sel)) {
     *error = full + "=" + raw + " is not a valid value; valid values: " + valid_values(alltoallv);
     return false;
   }
-  set_everywhere(var, "auto");  // MPICH 4.0.2 aborts on values it does not know
+  // MPICH 4.0.2 aborts on values it does not know.
+  if (sel->active()) set_everywhere(var, "auto");
   return true;
 }
 
@@ -83,6 +76,22 @@ const std::vector<std::string>& mpich_alltoallv_values() {
   static const std::vector<std::string> v = {"auto", "nb", "pairwise_sendrecv_replace",
                                              "scattered"};
   return v;
+}
+
+bool parse_selection(const std::string& value, bool alltoallv, Selection* sel) {
+  Selection out;
+  out.value = lower(value);
+  const auto& mpich = alltoallv ? mpich_alltoallv_values() : mpich_alltoall_values();
+  if (out.value == "topo_auto") {
+    out.topo_auto = true;
+  } else if (const Algorithm* a = find_algorithm(out.value);
+             a != nullptr && (!alltoallv || a->alltoallv)) {
+    out.ours = a;
+  } else if (!contains(mpich, out.value)) {
+    return false;
+  }
+  *sel = out;
+  return true;
 }
 
 std::string valid_values(bool alltoallv) {

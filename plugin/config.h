@@ -37,6 +37,11 @@ struct Config {
 const std::vector<std::string>& mpich_alltoall_values();
 const std::vector<std::string>& mpich_alltoallv_values();
 
+// One value of an *_INTRA_ALGORITHM variable: one of MPICH's (passed
+// through), one of ours or topo_auto. False, *sel untouched, when the value
+// is not valid for the operation.
+bool parse_selection(const std::string& value, bool alltoallv, Selection* sel);
+
 // MPIR_CVAR_TOPOA2A_AUTO=1 makes MPICH's "auto" mean topo_auto.
 //
 // Reads the variables (MPIR_CVAR_X, and MPICH's aliases MPIR_PARAM_X and

@@ -110,6 +110,8 @@ bool front_active() {
   return g_ready && (g_config.alltoall.active() || g_config.alltoallv.active());
 }
 
+Config* front_config() { return g_ready ? &g_config : nullptr; }
+
 }  // namespace topoa2a
 
 using namespace topoa2a;

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "plugin/control.h"
 #include "tests/mpi_main.h"
 #include "tests/payload.h"
 
@@ -49,6 +50,30 @@ int checked_alltoall(MPI_Comm comm, int n, bool* correct, bool check = true) {
 }
 
 TEST(Preload, LibraryIsPreloaded) { EXPECT_NE(dlsym(RTLD_DEFAULT, "topoa2a_stats_get"), nullptr); }
+
+// topoa2a_select (plugin/control.h) switches the algorithm between calls;
+// statistics show which one ran. CTest starts it with ring selected.
+TEST(Control, SelectSwitchesAtRunTime) {
+  auto select = reinterpret_cast<topoa2a_select_fn>(dlsym(RTLD_DEFAULT, "topoa2a_select"));
+  ASSERT_NE(select, nullptr);
+  EXPECT_EQ(select("alltoall", "bogus"), 1);
+  EXPECT_EQ(select("bcast", "ring"), 1);
+  EXPECT_EQ(select("alltoallv", "mesh"), 1);  // not offered for MPI_Alltoallv
+  bool correct = false;
+  for (const char* name : {"onefactor", "mesh", "ring"}) {
+    ASSERT_EQ(select("alltoall", name), 0) << name;
+    const long long before = calls_of(name);
+    EXPECT_EQ(checked_alltoall(MPI_COMM_WORLD, 3, &correct), MPI_SUCCESS) << name;
+    EXPECT_EQ(calls_of(name), before + 1) << name;
+  }
+  // One of MPICH's values hands the call back to MPICH: topoa2a runs nothing.
+  ASSERT_EQ(select("alltoall", "auto"), 0);
+  const long long ring = calls_of("ring"), mpich = calls_of("mpich");
+  EXPECT_EQ(checked_alltoall(MPI_COMM_WORLD, 3, &correct), MPI_SUCCESS);
+  EXPECT_EQ(calls_of("ring"), ring);
+  EXPECT_EQ(calls_of("mpich"), mpich);
+  ASSERT_EQ(select("alltoall", "ring"), 0);  // as CTest started it
+}
 
 // CTest runs this with MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=hypercube on a
 // non-power-of-two world and MPIR_CVAR_COLLECTIVE_FALLBACK set.

@@ -1,0 +1,31 @@
+/* Runtime control of the preload library, for benchmarks and tools. Not
+ * linked against: find it with dlsym(RTLD_DEFAULT, "topoa2a_select"), which
+ * also tells whether libtopoa2a is loaded at all. */
+#ifndef TOPOA2A_PLUGIN_CONTROL_H
+#define TOPOA2A_PLUGIN_CONTROL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Select the algorithm of `op` ("alltoall" or "alltoallv") from now on, as
+ * if MPIR_CVAR_<OP>_INTRA_ALGORITHM had held `value` at MPI_Init: one of
+ * ours, "topo_auto", or one of MPICH's values, which hands the operation
+ * back to MPICH (whose own variable then decides; set it with MPI_T).
+ * topo_auto chosen here uses the cost model only (a rules file is read at
+ * MPI_Init, when topo_auto is selected there).
+ *
+ * Call it between MPI_Init and MPI_Finalize, on every rank of every
+ * communicator that will use `op`, with the same value, and never while
+ * another thread is inside a collective.
+ *
+ * Returns 0 on success, 1 for an unknown operation or a value not valid for
+ * it, 2 outside MPI_Init..MPI_Finalize. */
+typedef int (*topoa2a_select_fn)(const char* op, const char* value);
+int topoa2a_select(const char* op, const char* value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
