@@ -17,7 +17,8 @@ cost model uses (topology/cost_model.cc): dimension 0 (the slowest-varying
 row-major coordinate) first, ties on a ring dimension go the positive way.
 A hypercube is the torus 2x2x...x2, so its routes correct the highest bit
 first.  --netfile writes the matching topoa2a network description file
-(topology/README.md), one `host NAME INDEX` line per host.
+(topology/README.md), one `host NAME INDEX` line per host (none on a
+switch, which has no coordinates).
 """
 import argparse
 import sys
@@ -67,8 +68,9 @@ def main():
                 f.write("network hypercube %d\n" % n)
             else:
                 f.write("network %s %s\n" % (a.kind, "x".join(map(str, dims))))
-            for i in range(n):
-                f.write("host %s %d\n" % (name(i), i))
+            if a.kind != "switch":  # a switch has no coordinates to give
+                for i in range(n):
+                    f.write("host %s %d\n" % (name(i), i))
     if a.kind == "switch":
         return
 

@@ -27,16 +27,19 @@ HOSTS="4"
 DIMS=""
 RATE="100mbit"
 DELAY="0"
+OVERHEAD=0
+TS=""
 SIZES="1,256,4096,65536"
-ALGS="ring ring_bidir mesh hypercube onefactor onefactor_xor topo_auto brucks pairwise auto"
+ALGS="ring ring_bidir mesh hypercube onefactor onefactor_xor topo_auto brucks pairwise auto scattered"
 ITERS=10
 BUDGET=5
 RUN_TIMEOUT=900
 OUT=""
 BENCH_CMD=""
 PRELOAD="$ROOT/build/plugin/libtopoa2a.so"
-YIELD=1
-SET_COST=1
+IDLE="sleep"
+COST=""
+WARMUP=1
 SMOKE=0
 SHELL_AFTER=0
 VERBOSE=0
@@ -51,24 +54,36 @@ usage: bench/emucluster.sh [options]
                      topology and number
   --dims AxB         torus dimensions (default: closest to square)
   --rate RATE        bandwidth of every link direction, tc units (default 100mbit)
-  --delay TIME       per-link delay, tc units (e.g. 200us, 1ms; default 0):
-                     netem when the kernel has it; otherwise a per-packet cost
-                     (tbf overhead of RATE x TIME bytes per packet, see
-                     bench/EMULATION.md)
+  --delay TIME       per-link one-way delay, tc units (e.g. 200us, 1ms;
+                     default 0); needs netem (CONFIG_NET_SCH_NETEM): the script
+                     stops when the kernel lacks it (a token bucket cannot
+                     delay an isolated packet)
+  --overhead BYTES   per-packet charge on every link (tbf overhead, default 0):
+                     each packet costs (len + BYTES) / RATE of link time, so
+                     small messages cost more under load; not a delay
+  --ts TIME          ts_inter told to topo_auto (default 300us + DELAY: the
+                     per-message cost of TCP between namespaces on this
+                     machine plus the link delay)
   --sizes LIST       block sizes in bytes, comma separated (default 1,256,4096,65536)
   --algs LIST        values of MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM to run
                      (default: ring ring_bidir mesh hypercube onefactor
-                     onefactor_xor topo_auto brucks pairwise auto)
+                     onefactor_xor topo_auto brucks pairwise auto scattered)
   --iters N          timed calls per size (default 10)
+  --warmup N         untimed calls per size after the checked one (default 1)
   --budget SEC       time budget per size, fewer calls when exceeded (default 5)
   --bench CMD        the benchmark to run on every rank instead of the built-in
                      probe; it runs once per algorithm with the algorithm in the
                      environment and must print osu_alltoall-style lines
                      "SIZE AVG_US ..." (e.g. "/path/osu_alltoall -m 1:65536")
   --preload PATH     topoa2a preload library (default build/plugin/libtopoa2a.so)
-  --no-yield         ranks spin as usual (bench/emu_shim.c does not yield)
-  --no-cost          do not tell topo_auto the emulated link costs
-                     (MPIR_CVAR_TOPOA2A_COST from --rate/--delay)
+  --idle MODE        what an idle rank does between polls (bench/emu_shim.c):
+                     sleep (default: 20 us after 20 idle polls; the cores go
+                     idle and the kernel forwards packets at once), yield
+                     (sched_yield), spin (MPICH's own busy polling)
+  --cost STR         MPIR_CVAR_TOPOA2A_COST for topo_auto; default: the
+                     emulated link, ts_inter=DELAY and tw_inter= the time per
+                     byte including the per-packet charge; "none": leave
+                     topoa2a's defaults
   --timeout SEC      limit of one mpiexec run (default 900)
   --out DIR          results directory (default bench/emu-results/DATE)
   --smoke            2 hosts on a switch, one size, ring + pairwise; exit 77
@@ -88,14 +103,17 @@ while [ $# -gt 0 ]; do
     --dims) DIMS=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
     --delay) DELAY=$2; shift 2 ;;
+    --overhead) OVERHEAD=$2; shift 2 ;;
+    --ts) TS=$2; shift 2 ;;
     --sizes) SIZES=$2; shift 2 ;;
     --algs) ALGS=${2//,/ }; shift 2 ;;
     --iters) ITERS=$2; shift 2 ;;
     --budget) BUDGET=$2; shift 2 ;;
     --bench) BENCH_CMD=$2; shift 2 ;;
     --preload) PRELOAD=$2; shift 2 ;;
-    --no-yield) YIELD=0; shift ;;
-    --no-cost) SET_COST=0; shift ;;
+    --idle) IDLE=$2; shift 2 ;;
+    --cost) COST=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
     --timeout) RUN_TIMEOUT=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --smoke) SMOKE=1; shift ;;
@@ -202,27 +220,33 @@ EOF
 RATE_BPS=$(to_bps "$RATE") || die "bad --rate"
 DELAY_S=$(to_sec "$DELAY") || die "bad --delay"
 MTU=1500
-# per-packet charge (bytes) that stands for the delay when there is no netem
-OVERHEAD=$(python3 -c "print(int(round($RATE_BPS * $DELAY_S / 8)))")
-if [ "$HAVE_NETEM" = 0 ] && [ "$OVERHEAD" -gt 65535 ]; then
-  die "--delay x --rate is $OVERHEAD bytes per packet; tbf's overhead is at most 65535 (lower one of them)"
+[[ "$OVERHEAD" =~ ^[0-9]+$ ]] && [ "$OVERHEAD" -le 65535 ] || die "--overhead takes 0..65535 bytes"
+if [ "$DELAY_S" != "0.000000000" ] && [ "$HAVE_NETEM" = 0 ]; then
+  die "--delay needs the netem qdisc, which this kernel lacks (CONFIG_NET_SCH_NETEM); only --rate (and --overhead) can be emulated here"
 fi
+TS_S=$(to_sec "${TS:-0}") || die "bad --ts"
+[ -n "$TS" ] || TS_S=$(python3 -c "print(300e-6 + $DELAY_S)")
 # tbf: a bucket of two full packets (so GSO super-packets are segmented and
 # charged packet by packet) and a queue long enough never to drop (a drop
 # costs TCP a 200 ms retransmission timeout, which would swamp everything)
 BURST=$(( 2 * (MTU + 14 + OVERHEAD) ))
 LIMIT=$(( 8 * 1024 * 1024 ))
-if [ "$HAVE_NETEM" = 1 ]; then
-  SHAPING="netem delay $DELAY + tbf rate $RATE"
-else
-  SHAPING="tbf rate $RATE, per-packet charge $OVERHEAD B (= $DELAY at $RATE; no netem in this kernel)"
+SHAPING="tbf rate $RATE"
+[ "$DELAY_S" != "0.000000000" ] && SHAPING="netem delay $DELAY, $SHAPING"
+[ "$OVERHEAD" -gt 0 ] && SHAPING="$SHAPING, per-packet charge $OVERHEAD B"
+case $IDLE in sleep|yield|spin) ;; *) die "--idle takes sleep, yield or spin, not '$IDLE'" ;; esac
+if [ -z "$COST" ]; then
+  # what one message and one byte cost on an emulated link: with the
+  # per-packet charge a full packet (1448 payload bytes) pays OVERHEAD more
+  COST=$(python3 -c "
+print('ts_inter=%.3fus,tw_inter=%.4fns' % ($TS_S * 1e6, 8e9 / $RATE_BPS * (1 + $OVERHEAD / 1448.0)))")
 fi
 
 shape() {  # shape NS DEV: egress of DEV in NS
   local ns=$1 dev=$2
-  if [ "$HAVE_NETEM" = 1 ] && [ "$DELAY_S" != "0.000000000" ]; then
+  if [ "$DELAY_S" != "0.000000000" ]; then
     run ip netns exec "$ns" tc qdisc add dev "$dev" root handle 1: netem delay "$DELAY" limit 100000
-    run ip netns exec "$ns" tc qdisc add dev "$dev" parent 1: handle 2: tbf rate "$RATE" burst "$BURST" limit "$LIMIT"
+    run ip netns exec "$ns" tc qdisc add dev "$dev" parent 1:1 handle 10: tbf rate "$RATE" burst "$BURST" limit "$LIMIT" overhead "$OVERHEAD"
   elif [ "$OVERHEAD" -gt 0 ]; then
     run ip netns exec "$ns" tc qdisc add dev "$dev" root tbf rate "$RATE" burst "$BURST" limit "$LIMIT" overhead "$OVERHEAD"
   else
@@ -233,9 +257,13 @@ shape() {  # shape NS DEV: egress of DEV in NS
 # ---------------------------------------------------------------------------
 # Programs
 
+BUILTIN=0
+NSIZES=$(echo "$SIZES" | tr ',' '\n' | grep -c .)
 if [ -z "$BENCH_CMD" ]; then
+  BUILTIN=1
   run mpicc -O2 -o "$TMP/emu_probe" "$HERE/emu_probe.c"
-  BENCH_CMD="$TMP/emu_probe -m $SIZES -i $ITERS -t $BUDGET"
+  BENCH_CMD="$TMP/emu_probe -m $SIZES -i $ITERS -x $WARMUP -t $BUDGET"
+  [ "$SMOKE" = 1 ] && BENCH_CMD="$BENCH_CMD -v"
 fi
 PRELOADS=""
 if [ -n "$PRELOAD" ]; then
@@ -349,23 +377,29 @@ exec ip netns exec "\$ns" unshare --uts sh -c 'hostname "\$0" && exec sh -c "\$1
 EOF
   chmod +x "$TMP/launch"
 
-  # every host reaches every other over the data network
-  local bad=0 j
+  # every host reaches every other over the data network (a TCP connect to
+  # the discard port: nothing listens, so a reset proves the path)
+  local bad=0 j dsts
   for ((i = 0; i < NHOSTS; i++)); do
-    for ((j = 0; j < NHOSTS; j++)); do
-      [ "$i" = "$j" ] && continue
-      ip netns exec "$(hostns "$i")" python3 - "$(haddr "$j")" <<'EOF' || bad=1
+    dsts=""
+    for ((j = 0; j < NHOSTS; j++)); do [ "$i" = "$j" ] || dsts="$dsts $(haddr "$j")"; done
+    # shellcheck disable=SC2086
+    ip netns exec "$(hostns "$i")" python3 - $dsts <<'EOF' || bad=1
 import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-s.settimeout(5)
-try:
-    s.connect((sys.argv[1], 9))   # discard port: nothing listens, a RST proves the path
-except ConnectionRefusedError:
-    pass
-except OSError as e:
-    sys.exit("no route to %s: %s" % (sys.argv[1], e))
+bad = 0
+for dst in sys.argv[1:]:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(5)
+    try:
+        s.connect((dst, 9))
+    except ConnectionRefusedError:
+        pass
+    except OSError as e:
+        print("no path to %s: %s" % (dst, e), file=sys.stderr)
+        bad = 1
+    s.close()
+sys.exit(bad)
 EOF
-    done
   done
   [ "$bad" = 0 ] || die "the data network of $KIND/$NHOSTS is not fully connected"
 }
@@ -388,23 +422,30 @@ counters() {  # total tx bytes: "DATA MGMT" over all hosts (and switch ports)
 
 hostlist() { local i l=""; for ((i = 0; i < NHOSTS; i++)); do l="$l${l:+,}$(hostname_of "$i"):1"; done; echo "$l"; }
 
-mpirun_emu() {  # mpirun_emu ALG OUTFILE -- runs BENCH_CMD on the cluster
+mpirun_emu() {  # mpirun_emu ALG OUTFILE [CMD...]: CMD (default BENCH_CMD) on every host
   local alg=$1 out=$2 env=()
-  env+=(-genv UCX_TLS self,tcp -genv UCX_NET_DEVICES d0 -genv UCX_WARN_UNUSED_ENV_VARS n)
-  [ "$YIELD" = 1 ] || env+=(-genv EMU_YIELD_SPIN 0)
+  shift 2
+  env+=(-genv UCX_TLS "self,tcp" -genv UCX_NET_DEVICES d0 -genv UCX_WARN_UNUSED_ENV_VARS n)
+  case $IDLE in
+    sleep) env+=(-genv EMU_YIELD_SPIN 20 -genv EMU_IDLE_SLEEP_US 20) ;;
+    yield) env+=(-genv EMU_YIELD_SPIN 1) ;;
+    spin) env+=(-genv EMU_YIELD_SPIN 0) ;;
+  esac
+  for v in EMU_YIELD_SPIN EMU_IDLE_SLEEP_US EMU_REAL_FINALIZE; do
+    [ -n "${!v:-}" ] && env+=(-genv "$v" "${!v}")
+  done
   env+=(-genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM "$alg" -genv MPIR_CVAR_TOPOA2A_VERBOSE 1)
   env+=(-genv MPIR_CVAR_TOPOA2A_NETWORK_FILE "$NETFILE")
   [ -n "$PRELOADS" ] && env+=(-genv LD_PRELOAD "$PRELOADS")
-  if [ "$SET_COST" = 1 ]; then
-    env+=(-genv MPIR_CVAR_TOPOA2A_COST "ts_inter=${DELAY_S}s,tw_inter=$(python3 -c "print('%.6fns' % (8e9 / $RATE_BPS))")")
-  fi
+  [ "$COST" != none ] && env+=(-genv MPIR_CVAR_TOPOA2A_COST "$COST")
+  # shellcheck disable=SC2206
+  [ $# -gt 0 ] || set -- $BENCH_CMD
   # in the background, so that a signal reaches our trap at once (bash runs
   # traps only between foreground commands); the trap kills what runs in
   # our namespaces
-  # shellcheck disable=SC2086
   timeout -k 10 "$RUN_TIMEOUT" ip netns exec "$HEAD" \
     mpiexec -launcher ssh -launcher-exec "$TMP/launch" -iface mg \
-      -hosts "$(hostlist)" -n "$NHOSTS" "${env[@]}" $BENCH_CMD > "$out" 2>&1 < /dev/null &
+      -hosts "$(hostlist)" -n "$NHOSTS" "${env[@]}" "$@" > "$out" 2>&1 < /dev/null &
   MPIPID=$!
   local rc=0
   wait "$MPIPID" || rc=$?
@@ -418,10 +459,11 @@ mpirun_emu() {  # mpirun_emu ALG OUTFILE -- runs BENCH_CMD on the cluster
 [ -n "$OUT" ] || OUT="$HERE/emu-results/$(date -u +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT/raw"
 CSV="$OUT/results.csv"
+[ "$SMOKE" = 1 ] && rm -f "$CSV"
 [ -f "$CSV" ] || echo "topo,hosts,rate,delay,algorithm,size,avg_us,chosen" > "$CSV"
 {
   echo "# emucluster $(date -u +%FT%TZ) on $(nproc) cores, $(uname -r)"
-  echo "# links: $SHAPING; yield shim: $YIELD; topo_auto told link costs: $SET_COST"
+  echo "# links: $SHAPING; idle ranks: $IDLE; MPIR_CVAR_TOPOA2A_COST=$COST"
   echo "# bench: $BENCH_CMD"
 } | tee -a "$OUT/runs.log"
 
@@ -436,8 +478,14 @@ for kind in $TOPOS; do
     echo "== $kind, $n hosts ($SHAPING)" | tee -a "$OUT/runs.log"
     setup_cluster "$kind" "$n"
     cp "$NETFILE" "$OUT/$kind-$n.net"
+    # what topoa2a detects on the emulated cluster and what topo_auto would pick
+    info="$(dirname "$PRELOAD")/topoa2a-info"
+    if [ -n "$PRELOAD" ] && [ -x "$info" ]; then
+      mpirun_emu topo_auto "$OUT/$kind-$n-info.txt" "$info" ||
+        echo "   (topoa2a-info failed, see $OUT/$kind-$n-info.txt)"
+    fi
     for alg in $ALGS; do
-      raw="$OUT/raw/$kind-$n-$alg.txt"
+      raw="$OUT/raw/$kind-$n-$RATE-$alg.txt"
       read -r d0 m0 < <(counters)
       t0=$(date +%s.%N)
       rc=0
@@ -446,31 +494,18 @@ for kind in $TOPOS; do
       read -r d1 m1 < <(counters)
       line=$(printf '%-14s rc=%d %6.1fs  data links %9.3f MB  management %7.1f KB' "$alg" "$rc" \
         "$(echo "$t1 - $t0" | bc)" "$(echo "($d1 - $d0) / 1000000" | bc -l)" "$(echo "($m1 - $m0) / 1000" | bc -l)")
+      if [ "$rc" != 0 ] && [ "$BUILTIN" = 1 ] && [ "$(grep -c '^[0-9]' "$raw")" = "$NSIZES" ]; then
+        # every size was measured and checked; the failure came at teardown
+        line="$line  (all sizes measured; the exit status came after them)"
+        rc=0
+      fi
       echo "   $line" | tee -a "$OUT/runs.log"
       if [ "$rc" != 0 ]; then
         status=1
         sed 's/^/     | /' "$raw" | tail -15 >&2
         continue
       fi
-      python3 - "$raw" "$kind" "$n" "$RATE" "$DELAY" "$alg" >> "$CSV" <<'EOF'
-import re, sys
-raw, kind, n, rate, delay, alg = sys.argv[1:]
-chosen = {}
-rows = []
-for line in open(raw, errors="replace"):
-    m = re.search(r"topoa2a: MPI_Alltoall comm=\d+ size=\d+ msg=(\d+) bytes algorithm=(\w+)", line)
-    if m:
-        chosen.setdefault(int(m.group(1)), m.group(2))
-        continue
-    f = line.split()
-    if len(f) >= 2 and not line.startswith("#"):
-        try:
-            rows.append((int(f[0]), float(f[1])))
-        except ValueError:
-            pass
-for size, us in rows:
-    print("%s,%s,%s,%s,%s,%d,%.2f,%s" % (kind, n, rate, delay, alg, size, us, chosen.get(size, "")))
-EOF
+      python3 "$HERE/emu_report.py" --parse "$raw" "$kind" "$n" "$RATE" "$DELAY" "$alg" >> "$CSV"
     done
     if [ "$SHELL_AFTER" = 1 ]; then
       echo "emucluster: shell in $HEAD (hosts n00..; e.g. ip netns exec $(hostns 0) tc -s qdisc); exit to tear down"
@@ -483,4 +518,17 @@ done
 
 python3 "$HERE/emu_report.py" "$CSV" "$OUT" | tee "$OUT/tables.md"
 echo "emucluster: results in $OUT"
+if [ "$SMOKE" = 1 ] && [ "$status" = 0 ]; then
+  # two hosts that MPICH sees as two nodes, with their own names, and the
+  # data on the shaped links
+  for alg in $ALGS; do
+    f="$OUT/raw/switch-2-$RATE-$alg.txt"
+    grep -q "^# 2 ranks on 2 MPI nodes" "$f" && grep -q "^# rank 0 on n00" "$f" &&
+      grep -q "^# rank 1 on n01" "$f" && grep -q "^1024 " "$f" ||
+      { echo "emucluster smoke: $f lacks the expected lines:" >&2; cat "$f" >&2; status=1; }
+  done
+  grep -Eq "data links +0\.[0-9]*[1-9]" "$OUT/runs.log" || grep -Eq "data links +[1-9]" "$OUT/runs.log" ||
+    { echo "emucluster smoke: no bytes on the data links" >&2; status=1; }
+  [ "$status" = 0 ] && echo "emucluster smoke: OK"
+fi
 exit "$status"
