@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Tables (markdown) and plots (gnuplot PNG) from emucluster's results.csv.
+
+usage: emu_report.py RESULTS.csv OUTDIR
+       emu_report.py --parse RAW TOPO HOSTS RATE DELAY ALGORITHM   (CSV rows of one run)
+
+One table per (topology, hosts, rate, delay): block sizes down, algorithms
+across (mean time per MPI_Alltoall in ms), then the fastest candidate, what
+topo_auto chose, topo_auto's time over the fastest, and whether it is within
+10%. The candidates are the ones topo_auto chooses from (ours, brucks,
+pairwise); MPICH's other values (`auto`, `scattered`, ...) are shown for
+reference but are not candidates.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import OrderedDict
+
+CANDIDATES = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor",
+              "brucks", "pairwise"]
+ORDER = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor", "topo_auto",
+         "brucks", "pairwise", "auto", "scattered"]
+
+
+def parse(raw, kind, n, rate, delay, alg):
+    """CSV rows from one run's output: osu-style "SIZE AVG_US ..." lines, and
+    topoa2a's verbose lines for what ran at each size."""
+    chosen = {}
+    rows = []
+    for line in open(raw, errors="replace"):
+        m = re.search(r"topoa2a: MPI_Alltoall comm=\d+ size=\d+ msg=(\d+) bytes algorithm=(\w+)", line)
+        if m:
+            chosen.setdefault(int(m.group(1)), m.group(2))
+            continue
+        f = line.split()
+        if len(f) >= 2 and not line.startswith("#"):
+            try:
+                rows.append((int(f[0]), float(f[1])))
+            except ValueError:
+                pass
+    for size, us in rows:
+        print("%s,%s,%s,%s,%s,%d,%.2f,%s" % (kind, n, rate, delay, alg, size, us,
+                                             chosen.get(size, "")))
+
+
+def main():
+    if sys.argv[1] == "--parse":
+        parse(*sys.argv[2:8])
+        return
+    path, outdir = sys.argv[1], sys.argv[2]
+    os.makedirs(outdir, exist_ok=True)
+    groups = OrderedDict()
+    for r in csv.DictReader(open(path)):
+        key = (r["topo"], int(r["hosts"]), r["rate"], r["delay"])
+        g = groups.setdefault(key, {"t": {}, "chosen": {}, "algs": []})
+        alg, size = r["algorithm"], int(r["size"])
+        if alg not in g["algs"]:
+            g["algs"].append(alg)
+        g["t"][(alg, size)] = float(r["avg_us"])
+        if alg == "topo_auto" and r.get("chosen"):
+            g["chosen"][size] = r["chosen"]
+    summary = []
+    for (topo, hosts, rate, delay), g in groups.items():
+        algs = sorted(g["algs"], key=lambda a: (ORDER.index(a) if a in ORDER else len(ORDER), a))
+        sizes = sorted({s for (_, s) in g["t"]})
+        print("\n### %s, %d hosts, links %s, delay %s\n" % (topo, hosts, rate, delay))
+        print("Mean time per MPI_Alltoall in ms (block = bytes per peer).\n")
+        head = ["block"] + algs + ["fastest candidate", "topo_auto ran", "topo_auto / fastest",
+                                   "within 10%"]
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        within = 0
+        counted = 0
+        for s in sizes:
+            row = [str(s)]
+            for a in algs:
+                v = g["t"].get((a, s))
+                row.append("-" if v is None else "%.2f" % (v / 1000))
+            cands = [(g["t"][(a, s)], a) for a in algs if a in CANDIDATES and (a, s) in g["t"]]
+            ta = g["t"].get(("topo_auto", s))
+            if cands:
+                best, besta = min(cands)
+                row.append(besta)
+                row.append(g["chosen"].get(s, "?"))
+                if ta is not None:
+                    ratio = ta / best
+                    ok = ratio <= 1.10
+                    counted += 1
+                    within += ok
+                    row += ["%.2f" % ratio, "yes" if ok else "no"]
+                else:
+                    row += ["-", "-"]
+            else:
+                row += ["-", "-", "-", "-"]
+            print("| " + " | ".join(row) + " |")
+        summary.append((topo, hosts, rate, delay, within, counted))
+        plot(outdir, topo, hosts, rate, delay, algs, sizes, g["t"])
+    if summary:
+        print("\n### topo_auto within 10% of the fastest candidate\n")
+        print("| topology | hosts | rate | delay | sizes within 10% |")
+        print("|---|---|---|---|---|")
+        for topo, hosts, rate, delay, w, c in summary:
+            print("| %s | %d | %s | %s | %d of %d |" % (topo, hosts, rate, delay, w, c))
+
+
+def plot(outdir, topo, hosts, rate, delay, algs, sizes, t):
+    if not shutil.which("gnuplot") or len(sizes) < 2:
+        return
+    name = "%s-%d-%s-%s" % (topo, hosts, rate, delay)
+    dat = os.path.join(outdir, name + ".dat")
+    with open(dat, "w") as f:
+        f.write("# size " + " ".join(algs) + "\n")
+        for s in sizes:
+            f.write("%d %s\n" % (s, " ".join("%.3f" % (t[(a, s)] / 1000) if (a, s) in t else "NaN"
+                                               for a in algs)))
+    png = os.path.join(outdir, name + ".png")
+    lines = []
+    for i, a in enumerate(algs):
+        style = "lw 3 dt 1" if a == "topo_auto" else "lw 1"
+        lines.append("'%s' using 1:%d with linespoints %s title '%s'" % (dat, i + 2, style, a))
+    script = "\n".join([
+        "set terminal png noenhanced size 900,600",
+        "set output '%s'" % png,
+        "set title 'MPI_Alltoall, %s, %d hosts, %s links, delay %s'" % (topo, hosts, rate, delay),
+        "set logscale xy",
+        "set xlabel 'block size (bytes per peer)'",
+        "set ylabel 'ms per call'",
+        "set key left top",
+        "plot " + ", ".join(lines),
+    ])
+    subprocess.run(["gnuplot"], input=script.encode(), check=False)
+
+
+if __name__ == "__main__":
+    main()
