@@ -106,6 +106,11 @@ void expect_ran(const char* op, const char* expect_var, const Counts& before, co
     counted += static_cast<int>(d);
     if (d > 0) ran = static_cast<int>(i);
   }
+  // The native front door sits behind MPICH's own argument handling, which
+  // returns from an intracommunicator MPI_Alltoall with recvcount 0 before
+  // any algorithm is chosen (TOPOA2A_FRONT=native).
+  const char* front = std::getenv("TOPOA2A_FRONT");
+  if (!moved && counted == 0 && front && std::string(front) == "native") return;
   ASSERT_EQ(counted, 1) << op << " calls counted";
   const std::string name = names[ran];
   if (expect != "topo_auto") {  // topo_auto may pick one of MPICH's (brucks, pairwise)
