@@ -562,6 +562,41 @@ TEST(Model, TieBreakIsCandidateOrder) {
             "onefactor_xor");
 }
 
+TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
+  auto forced = [](const char* text, int nodes) {
+    Topology t = uniform_topology(nodes, 1);
+    NetworkDesc d;
+    std::string err;
+    EXPECT_TRUE(parse_forced_topology(text, &d, &err)) << err;
+    configure_topology(&t, nullptr, "", &d);
+    EXPECT_TRUE(t.errors.empty());
+    return t;
+  };
+  const std::vector<std::string> both = {"onefactor", "onefactor_xor"};
+  // Across a fat tree, a switch or an unknown network the XOR pairing wins
+  // the tie (contention-free under a fat tree's static routing), whatever
+  // the candidate order; the considered list keeps the candidate order.
+  for (const char* net : {"fat_tree", "switch"}) {
+    const Topology t = forced(net, 16);
+    const Choice c = choose_auto(t, 1 << 20, CostParams{}, both);
+    EXPECT_EQ(c.algorithm, "onefactor_xor") << net << ": " << c.reason;
+    ASSERT_EQ(c.considered.size(), 2u);
+    EXPECT_EQ(c.considered[0].algorithm, "onefactor");
+    EXPECT_EQ(choose_auto(t, 1 << 20, CostParams{}, {"onefactor_xor", "onefactor"}).algorithm,
+              "onefactor_xor");
+  }
+  EXPECT_EQ(choose_auto(uniform_topology(16, 1), 1 << 20, CostParams{}, both).algorithm,
+            "onefactor_xor");
+  // With the default candidates, large blocks on a fat tree of 64 nodes.
+  EXPECT_EQ(choose_auto(forced("fat_tree", 64), 1 << 16, CostParams{}).algorithm, "onefactor_xor");
+  // Not a power of two: only the plain pairing applies.
+  EXPECT_EQ(choose_auto(forced("fat_tree", 12), 1 << 20, CostParams{}, both).algorithm,
+            "onefactor");
+  // One node (no network) keeps the candidate order.
+  EXPECT_EQ(choose_auto(uniform_topology(1, 16), 1 << 20, CostParams{}, both).algorithm,
+            "onefactor");
+}
+
 TEST(Model, UnknownAndInapplicableCandidates) {
   const Topology t = uniform_topology(1, 6);
   const Choice ch = choose_auto(t, 64, CostParams{}, {"bogus", "hypercube"});

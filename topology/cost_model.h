@@ -79,7 +79,10 @@ class CostModel {
   Estimate estimate(const std::string& algorithm, size_t m) const;
 
   // The argmin over the constructor's candidates. Ties (relative difference
-  // below 1e-9) go to the earlier candidate.
+  // below 1e-9) go to the earlier candidate, except that on a switch-like
+  // network (switch, fat_tree, unknown) that the communicator spans,
+  // onefactor_xor counts as coming just before onefactor (its pairing is
+  // contention-free under a fat tree's static routing).
   Choice choose(size_t m) const;
 
   const Topology& topology() const { return topo_; }

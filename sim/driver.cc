@@ -1,0 +1,388 @@
+// sim_a2a: times topoa2a's all-to-all algorithms, topo_auto's choice and
+// MPI_Alltoall under SimGrid SMPI (built with smpicxx, see sim/Makefile).
+//
+// The algorithms run through coll/run.h (run_on_comm: schedule, plan and the
+// PMPI transport, the same code as the plugin). topo_auto's choice is the
+// cost model of topology/cost_model.h over a forced topology that mirrors the
+// simulated platform (--topology, MPIR_CVAR_TOPOA2A_TOPOLOGY syntax), with
+// t_s / t_w given by --cost. MPI_Alltoall runs whatever SMPI algorithm
+// --cfg=smpi/alltoall:NAME selected; --mpi-label names it in the output.
+//
+// Payload: 8-byte words (src << 40 | dst << 20 | index), so a block that
+// lands in the wrong place, or a word out of order, is caught by --check.
+//
+// Output (rank 0, stdout and --csv): one line per (algorithm, size)
+//   platform,p,algorithm,bytes,time_s,rounds,choice,model_s,check
+// time_s is the slowest rank's mean simulated time per call; model_s is the
+// seed formula at --cost's ts_inter / tw_inter (ours) or topo_auto's
+// predicted time (the cost model, congestion included); choice is what
+// topo_auto picked. check: ok, WRONG, error or unchecked.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coll/algorithms.h"
+#include "coll/run.h"
+#include "topology/cost_model.h"
+#include "topology/topology.h"
+
+namespace {
+
+using topoa2a::Algorithm;
+using topoa2a::Params;
+
+struct Options {
+  std::vector<long> sizes{8, 1024};
+  std::vector<std::string> algs;  // ours, "topo_auto", "mpi"
+  std::string platform = "unnamed";
+  std::string topology;  // forced topology for the cost model
+  std::string cost;      // MPIR_CVAR_TOPOA2A_COST syntax
+  std::string mpi_label = "mpi";
+  std::string csv;
+  int iters = 1;
+  int warmup = 1;
+  bool check = true;
+  bool shared = false;  // SMPI_SHARED_MALLOC buffers (no payload, no check)
+  int explain_p = 0;    // > 0: print the cost model's estimates for p ranks, run nothing
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t end = s.find(sep, pos);
+    if (end == std::string::npos) end = s.size();
+    if (end > pos) out.push_back(s.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+[[noreturn]] void usage(const char* msg) {
+  std::fprintf(stderr,
+               "sim_a2a: %s\nusage: sim_a2a [--sizes B,B,...] [--algs a,b,...|all] "
+               "[--platform NAME] [--topology T] [--cost C] [--mpi-label NAME] [--iters N] "
+               "[--warmup N] [--no-check] [--shared] [--csv FILE] [--explain P]\n",
+               msg);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--sizes") {
+      o.sizes.clear();
+      for (const std::string& s : split(value(), ',')) o.sizes.push_back(std::atol(s.c_str()));
+    } else if (a == "--algs") {
+      o.algs = split(value(), ',');
+    } else if (a == "--platform") {
+      o.platform = value();
+    } else if (a == "--topology") {
+      o.topology = value();
+    } else if (a == "--cost") {
+      o.cost = value();
+    } else if (a == "--mpi-label") {
+      o.mpi_label = value();
+    } else if (a == "--csv") {
+      o.csv = value();
+    } else if (a == "--iters") {
+      o.iters = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--warmup") {
+      o.warmup = std::max(0, std::atoi(value().c_str()));
+    } else if (a == "--no-check") {
+      o.check = false;
+    } else if (a == "--explain") {
+      o.explain_p = std::atoi(value().c_str());
+    } else if (a == "--shared") {
+      o.shared = true;
+      o.check = false;
+    } else {
+      usage(("unknown option " + a).c_str());
+    }
+  }
+  // "all": every algorithm of the table, then topo_auto.
+  std::vector<std::string> algs;
+  for (const std::string& a : o.algs.empty() ? std::vector<std::string>{"all"} : o.algs) {
+    if (a != "all") {
+      algs.push_back(a);
+      continue;
+    }
+    for (const Algorithm& t : topoa2a::algorithms()) algs.push_back(t.name);
+    algs.push_back("topo_auto");
+  }
+  o.algs = algs;
+  for (long s : o.sizes)
+    if (s < 8 || s % 8 != 0) usage("sizes must be multiples of 8 bytes");
+  return o;
+}
+
+uint64_t word(int src, int dst, long idx) {
+  return (static_cast<uint64_t>(src) << 40) | (static_cast<uint64_t>(dst) << 20) |
+         static_cast<uint64_t>(idx);
+}
+
+struct Buffers {
+  char* send = nullptr;
+  char* recv = nullptr;
+  size_t bytes = 0;
+  bool shared = false;
+  Buffers(size_t b, bool sh) : bytes(b), shared(sh) {
+    if (shared) {
+      send = static_cast<char*>(SMPI_SHARED_MALLOC(bytes));
+      recv = static_cast<char*>(SMPI_SHARED_MALLOC(bytes));
+    } else {
+      send = static_cast<char*>(std::malloc(bytes));
+      recv = static_cast<char*>(std::malloc(bytes));
+    }
+  }
+  ~Buffers() {
+    if (shared) {
+      SMPI_SHARED_FREE(send);
+      SMPI_SHARED_FREE(recv);
+    } else {
+      std::free(send);
+      std::free(recv);
+    }
+  }
+  Buffers(const Buffers&) = delete;
+  Buffers& operator=(const Buffers&) = delete;
+};
+
+void fill(const Buffers& b, int me, int p, long words) {
+  auto* s = reinterpret_cast<uint64_t*>(b.send);
+  for (int d = 0; d < p; ++d)
+    for (long i = 0; i < words; ++i) s[static_cast<size_t>(d) * words + i] = word(me, d, i);
+  std::memset(b.recv, 0xff, b.bytes);
+}
+
+long count_errors(const Buffers& b, int me, int p, long words) {
+  const auto* r = reinterpret_cast<const uint64_t*>(b.recv);
+  long bad = 0;
+  for (int s = 0; s < p; ++s)
+    for (long i = 0; i < words; ++i)
+      if (r[static_cast<size_t>(s) * words + i] != word(s, me, i)) ++bad;
+  return bad;
+}
+
+// What topo_auto would run: the cost model's choice for this platform.
+struct AutoChoice {
+  std::string algorithm;  // ours, or MPICH's "brucks" / "pairwise"
+  Params params;
+  double predicted = 0;
+};
+
+class AutoModel {
+ public:
+  AutoModel(int p, const Options& o) {
+    std::vector<int> node_of_rank(p);
+    for (int r = 0; r < p; ++r) node_of_rank[r] = r;  // one rank per simulated host
+    topo_ = topoa2a::topology_from_layout(node_of_rank);
+    std::string err;
+    if (!o.topology.empty()) {
+      topoa2a::NetworkDesc desc;
+      if (!topoa2a::parse_forced_topology(o.topology, &desc, &err)) usage(err.c_str());
+      topoa2a::configure_topology(&topo_, nullptr, "", &desc);
+      if (!topo_.errors.empty()) usage(topo_.errors[0].c_str());
+    }
+    if (!o.cost.empty() && !topoa2a::parse_cost_params(o.cost, &cost_, &err)) usage(err.c_str());
+    model_ = std::make_unique<topoa2a::CostModel>(topo_, cost_);
+  }
+  AutoChoice choose(size_t m) const {
+    const topoa2a::Choice c = model_->choose(m);
+    return {c.algorithm, c.params, c.predicted};
+  }
+  const topoa2a::CostParams& cost() const { return cost_; }
+  const topoa2a::CostModel& model() const { return *model_; }
+  std::string describe() const { return topoa2a::describe(topo_.network); }
+
+ private:
+  topoa2a::Topology topo_;
+  topoa2a::CostParams cost_;
+  std::unique_ptr<topoa2a::CostModel> model_;
+};
+
+// Rank 0's choice for blocks of m bytes, on every rank.
+AutoChoice broadcast_choice(const AutoModel* model, size_t m) {
+  struct {
+    char name[32];
+    int rows, cols;
+    double predicted;
+  } wire{};
+  if (model) {
+    const AutoChoice c = model->choose(m);
+    std::snprintf(wire.name, sizeof wire.name, "%s", c.algorithm.c_str());
+    wire.rows = c.params.grid.rows;
+    wire.cols = c.params.grid.cols;
+    wire.predicted = c.predicted;
+  }
+  MPI_Bcast(&wire, sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
+  AutoChoice c;
+  c.algorithm = wire.name;
+  c.params.grid = {wire.rows, wire.cols};
+  c.predicted = wire.predicted;
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int me = 0, p = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const Options o = parse(argc, argv);
+
+  // A private duplicate for our traffic, as the plugin does.
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+
+  FILE* csv = nullptr;
+  if (me == 0 && !o.csv.empty()) {
+    csv = std::fopen(o.csv.c_str(), "a");
+    if (!csv) usage(("cannot open " + o.csv).c_str());
+  }
+  if (o.explain_p > 0) {
+    // The model's price of every candidate, congestion included (one rank
+    // does it; nothing is simulated): platform,p,algorithm,bytes,predicted_s,
+    // ts_eff,tw_eff,congestion,chosen.
+    if (me == 0) {
+      const AutoModel m(o.explain_p, o);
+      for (long bytes : o.sizes) {
+        const topoa2a::Choice c = m.model().choose(static_cast<size_t>(bytes));
+        for (const topoa2a::Estimate& e : c.considered)
+          if (e.applicable)
+            std::printf("%s,%d,%s,%ld,%.6e,%.4g,%.4g,%.3g,%s\n", o.platform.c_str(), o.explain_p,
+                        e.algorithm.c_str(), bytes, e.predicted, e.ts_eff, e.tw_eff, e.congestion,
+                        e.algorithm == c.algorithm ? "chosen" : "");
+      }
+    }
+    MPI_Finalize();
+    return 0;
+  }
+  const bool want_auto = std::find(o.algs.begin(), o.algs.end(), "topo_auto") != o.algs.end();
+  // Only rank 0 builds the model (its cost grows with p); the choice is
+  // broadcast, as every rank of the plugin makes the same choice.
+  std::unique_ptr<AutoModel> model;
+  if (want_auto && me == 0) model = std::make_unique<AutoModel>(p, o);
+  if (me == 0 && model)
+    std::fprintf(stderr, "sim_a2a: p=%d platform=%s model network: %s, cost %s\n", p,
+                 o.platform.c_str(), model->describe().c_str(),
+                 topoa2a::to_string(model->cost()).c_str());
+
+  topoa2a::CostParams seed_cost;
+  if (!o.cost.empty()) {
+    std::string err;
+    if (!topoa2a::parse_cost_params(o.cost, &seed_cost, &err)) usage(err.c_str());
+  }
+
+  int failures = 0;
+  for (long m : o.sizes) {
+    const long words = m / 8;
+    Buffers buf(static_cast<size_t>(m) * p, o.shared);
+    for (const std::string& name : o.algs) {
+      std::string label = name == "mpi" ? o.mpi_label : name;
+      std::string choice;
+      double predicted = 0;
+      const Algorithm* algo = nullptr;
+      Params params;
+      if (name == "topo_auto") {
+        const AutoChoice c = broadcast_choice(model.get(), static_cast<size_t>(m));
+        predicted = c.predicted;
+        choice = c.algorithm;
+        if (c.algorithm == "mesh")
+          choice +=
+              ":" + std::to_string(c.params.grid.rows) + "x" + std::to_string(c.params.grid.cols);
+        algo = topoa2a::find_algorithm(c.algorithm);
+        params = c.params;
+        if (!algo) {
+          // MPICH's brucks / pairwise: not ours; the analysis takes the time
+          // of SMPI's equivalent (bruck / pair) on the same platform.
+          if (me == 0) {
+            std::printf("%s,%d,%s,%ld,,0,%s,%.6e,skip\n", o.platform.c_str(), p, label.c_str(), m,
+                        choice.c_str(), predicted);
+            if (csv)
+              std::fprintf(csv, "%s,%d,%s,%ld,,0,%s,%.6e,skip\n", o.platform.c_str(), p,
+                           label.c_str(), m, choice.c_str(), predicted);
+          }
+          continue;
+        }
+      } else if (name != "mpi") {
+        algo = topoa2a::find_algorithm(name);
+        if (!algo) usage(("unknown algorithm " + name).c_str());
+        const Params resolved = topoa2a::resolve_params(p, params);
+        const std::string why = algo->check(p, resolved);
+        if (!why.empty()) {
+          if (me == 0) std::fprintf(stderr, "sim_a2a: %s skipped: %s\n", name.c_str(), why.c_str());
+          continue;
+        }
+        // The seed's formula at the platform's network t_s, t_w.
+        predicted =
+            algo->time(p, resolved, seed_cost.ts_inter, seed_cost.tw_inter, static_cast<double>(m));
+      }
+      if (o.check) fill(buf, me, p, words);
+      topoa2a::RunStats stats;
+      const topoa2a::AlltoallArgs args{buf.send, static_cast<int>(words), MPI_UINT64_T,
+                                       buf.recv, static_cast<int>(words), MPI_UINT64_T};
+      auto once = [&]() {
+        int err;
+        if (algo) {
+          std::string why;
+          err = topoa2a::run_on_comm(*algo, params, args, comm, &stats, &why);
+          if (err != MPI_SUCCESS && me == 0)
+            std::fprintf(stderr, "sim_a2a: %s failed: %d %s\n", label.c_str(), err, why.c_str());
+        } else {
+          err = MPI_Alltoall(buf.send, static_cast<int>(words), MPI_UINT64_T, buf.recv,
+                             static_cast<int>(words), MPI_UINT64_T, MPI_COMM_WORLD);
+        }
+        return err;
+      };
+      int err = MPI_SUCCESS;
+      for (int i = 0; i < o.warmup && err == MPI_SUCCESS; ++i) err = once();
+      long bad = 0;
+      if (o.check && err == MPI_SUCCESS) bad = count_errors(buf, me, p, words);
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      for (int i = 0; i < o.iters && err == MPI_SUCCESS; ++i) err = once();
+      const double mine = (MPI_Wtime() - t0) / o.iters;
+      if (o.check && err == MPI_SUCCESS && o.warmup == 0) bad = count_errors(buf, me, p, words);
+      double slowest = 0;
+      long total_bad = 0;
+      int any_err = err != MPI_SUCCESS;
+      MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      MPI_Reduce(&bad, &total_bad, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+      MPI_Allreduce(MPI_IN_PLACE, &any_err, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (me == 0) {
+        const char* status = any_err     ? "error"
+                             : !o.check  ? "unchecked"
+                             : total_bad ? "WRONG"
+                                         : "ok";
+        if (any_err || total_bad) ++failures;
+        const int rounds = o.iters + o.warmup > 0 ? stats.rounds / (o.iters + o.warmup) : 0;
+        char line[512];
+        std::snprintf(line, sizeof line, "%s,%d,%s,%ld,%.6e,%d,%s,%.6e,%s\n", o.platform.c_str(), p,
+                      label.c_str(), m, slowest, rounds, choice.c_str(), predicted, status);
+        std::fputs(line, stdout);
+        std::fflush(stdout);
+        if (csv) std::fputs(line, csv);
+        if (total_bad)
+          std::fprintf(stderr, "sim_a2a: %s m=%ld: %ld wrong words\n", label.c_str(), m, total_bad);
+      }
+    }
+  }
+  if (csv) std::fclose(csv);
+  MPI_Comm_free(&comm);
+  MPI_Finalize();
+  return me == 0 && failures ? 1 : 0;
+}

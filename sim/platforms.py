@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""SimGrid platforms for the all-to-all sweep, and what the analysis needs
+to know about them.
+
+  platforms.py write DIR KIND P   writes DIR/KIND-P.xml and DIR/KIND-P.hosts
+                                  and prints one line: the topoa2a forced
+                                  topology (MPIR_CVAR_TOPOA2A_TOPOLOGY syntax)
+  platforms.py info KIND P        prints the platform facts as JSON
+
+KIND: ring, torus2d, torus3d, fattree, dragonfly. One MPI rank per host.
+Every link: LINK_BW bytes/s and LINK_LAT seconds, full duplex (SPLITDUPLEX:
+each direction has the full bandwidth).
+
+SimGrid numbers torus hosts with the FIRST dimension varying fastest and
+routes dimension by dimension from the first; topoa2a's model numbers
+endpoints row-major (the LAST dimension fastest), so the forced topology
+lists the dimensions in reverse.
+"""
+import json
+import math
+import os
+import sys
+
+LINK_BW = 10e9  # bytes per second per link and direction (t_w = 0.1 ns/B)
+LINK_LAT = 0.1e-6  # seconds per link (hop)
+RECV_OVERHEAD = 1e-6  # smpi/or: software cost of each receive (part of t_s)
+
+
+def _near_cube(p, n):
+    """n extents, product p, as equal as powers of two allow (largest first)."""
+    k = int(round(math.log2(p)))
+    if 2**k != p:
+        raise SystemExit(f"p={p}: the tori here need a power of two")
+    exps = [k // n + (1 if i < k % n else 0) for i in range(n)]
+    return [2**e for e in exps]
+
+
+def describe(kind, p):
+    """Facts about one platform: SimGrid cluster attributes, the model's
+    topology string, the diameter in links and the bandwidth bounds."""
+    bw, lat = LINK_BW, LINK_LAT
+    if kind in ("ring", "torus2d", "torus3d"):
+        dims = {"ring": [p], "torus2d": _near_cube(p, 2), "torus3d": _near_cube(p, 3)}[kind]
+        dims = [d for d in dims if d > 1] or [1]
+        attrs = {"topology": "TORUS", "topo_parameters": ",".join(map(str, dims))}
+        model = ("ring:%d" % p) if len(dims) == 1 else "torus:" + "x".join(
+            map(str, reversed(dims)))
+        diameter = sum(d // 2 for d in dims)
+        kmax = max(dims)
+        # Cut across the longest dimension: 2 * p / kmax links each way.
+        bisection_links = 2 * p // kmax if kmax > 2 else p // kmax
+        injection_links = 2 * len(dims)
+    elif kind == "fattree":
+        # Two levels, full bisection: k leaves of k hosts, k spines.
+        k = int(round(math.sqrt(p)))
+        if k * k != p:
+            leaves = 2 ** int(math.ceil(math.log2(p) / 2))
+            k = p // leaves
+            down = f"{k},{leaves}"
+            up = f"1,{k}"
+        else:
+            leaves = k
+            down = f"{k},{k}"
+            up = f"1,{k}"
+        attrs = {"topology": "FAT_TREE", "topo_parameters": f"2;{down};{up};1,1"}
+        model = "fat_tree"
+        diameter = 4
+        bisection_links = p // 2
+        injection_links = 1
+    elif kind == "dragonfly":
+        # g groups of c chassis of r routers with h hosts each (SimGrid needs
+        # r >= g); 4 global links between each pair of groups: a tapered
+        # dragonfly (bisection below the hosts' injection bandwidth).
+        layouts = {64: (4, 2, 4, 2), 128: (4, 2, 4, 4), 256: (4, 4, 4, 4),
+                   512: (8, 4, 8, 2), 1024: (8, 4, 8, 4), 2048: (8, 8, 8, 4)}
+        if p not in layouts:
+            raise SystemExit(f"dragonfly: no layout for p={p}")
+        groups, chassis, routers, hosts = layouts[p]
+        glinks = 4
+        attrs = {"topology": "DRAGONFLY",
+                 "topo_parameters": f"{groups},{glinks};{chassis},2;{routers},1;{hosts}"}
+        model = "switch"  # topoa2a has no dragonfly kind: switch-like
+        diameter = 6  # host link, local, global, local, host link (+1 chassis hop)
+        half = groups // 2
+        bisection_links = half * half * glinks
+        injection_links = 1
+    else:
+        raise SystemExit(f"unknown platform kind {kind}")
+    return {
+        "kind": kind,
+        "p": p,
+        "attrs": attrs,
+        "model_topology": model,
+        "bw": bw,
+        "lat": lat,
+        "recv_overhead": RECV_OVERHEAD,
+        "diameter": diameter,
+        "bisection_links": bisection_links,
+        "injection_links": injection_links,
+        # t_s, t_w for the seed formulas and topo_auto's cost model: one
+        # receive overhead plus one hop; one link's bandwidth.
+        "ts": RECV_OVERHEAD + lat,
+        "tw": 1.0 / bw,
+    }
+
+
+def bounds(info, m):
+    """Lower bounds on the all-to-all time for blocks of m bytes: latency
+    (one receive overhead plus the diameter in hops) and bandwidth (the
+    bisection: half the ranks send (p/2) blocks across it each way; and each
+    host injecting (p-1) blocks over its links)."""
+    p, bw = info["p"], info["bw"]
+    t_lat = info["recv_overhead"] + info["diameter"] * info["lat"]
+    t_bis = (p / 2) * (p / 2) * m / (info["bisection_links"] * bw)
+    t_inj = (p - 1) * m / (info["injection_links"] * bw)
+    return t_lat, max(t_bis, t_inj)
+
+
+def write(outdir, kind, p):
+    info = describe(kind, p)
+    name = f"{kind}-{p}"
+    a = " ".join(f'{k}="{v}"' for k, v in info["attrs"].items())
+    xml = f"""<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<!-- {name}: generated by sim/platforms.py -->
+<platform version="4.1">
+  <cluster id="{kind}" prefix="h" suffix="" radical="0-{p - 1}" speed="1Gf"
+           bw="{info['bw']:.6g}Bps" lat="{info['lat']:.6g}s" sharing_policy="SPLITDUPLEX"
+           {a}/>
+</platform>
+"""
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, name + ".xml"), "w") as f:
+        f.write(xml)
+    with open(os.path.join(outdir, name + ".hosts"), "w") as f:
+        f.write("".join(f"h{i}\n" for i in range(p)))
+    print(info["model_topology"])
+
+
+def main(argv):
+    if len(argv) == 4 and argv[0] == "write":
+        write(argv[1], argv[2], int(argv[3]))
+    elif len(argv) == 3 and argv[0] == "info":
+        print(json.dumps(describe(argv[1], int(argv[2]))))
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# At-scale simulation of topoa2a's all-to-all algorithms with SimGrid SMPI.
+#
+#   bash sim/run.sh            the full sweep (about 15-20 minutes on 2 cores)
+#   bash sim/run.sh --quick    p=64 on two platforms, two sizes (a minute or two)
+#   bash sim/run.sh --only RE  only the runs whose "PLATFORM RUN" (e.g.
+#                              "fattree-64 topoa2a", "ring-256 smpi-pair")
+#                              matches the extended regex RE; their rows in
+#                              build/sim/raw.csv are replaced, the rest kept
+#
+# Builds build/sim/sim_a2a with smpicxx (sim/Makefile), writes the platforms
+# (sim/platforms.py), runs the sweep below with smpirun, then sim/analyze.py
+# writes build/sim/results.csv, build/sim/summary.md and build/sim/*.png.
+# Installs libsimgrid-dev, simgrid and gnuplot-nox when smpirun or gnuplot is
+# missing (as root, Debian 12).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+only=
+while (($#)); do
+  case $1 in
+    --quick) quick=1 ;;
+    --only) only=$2; shift ;;
+    *) echo "usage: bash sim/run.sh [--quick] [--only REGEX]" >&2; exit 2 ;;
+  esac
+  shift
+done
+OUT=${SIM_OUT:-build/sim}
+PER_RUN_TIMEOUT=${SIM_TIMEOUT:-600}
+
+need=()
+command -v smpirun >/dev/null || need+=(libsimgrid-dev simgrid)
+command -v gnuplot >/dev/null || need+=(gnuplot-nox)
+command -v python3 >/dev/null || need+=(python3)
+if ((${#need[@]})); then
+  echo "sim: installing ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+fi
+
+make -s -f sim/Makefile BUILD="$OUT" -j"$(nproc)"
+
+mkdir -p "$OUT/platforms" "$OUT/logs"
+csv=$OUT/raw.csv
+timing=$OUT/timing.csv
+if [[ -z $only ]]; then
+  : >"$csv"
+  echo "platform,p,run,wall_s,status" >"$timing"
+fi
+touch "$csv" "$timing"
+
+# The simulated network: CM02 (latency + max-min bandwidth sharing) without
+# TCP window or ack cross-traffic, so a message costs hops * lat + bytes / bw
+# (shared); 1 us of software overhead per receive (smpi/or) is the rest of
+# t_s. Computation is not simulated (packing and copies are free), and the
+# ranks share no globals, so privatization is off.
+SMPI_CFG=(--cfg=smpi/simulate-computation:no --cfg=network/model:CM02
+  --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/or:0:1e-6:0
+  --log=root.thres:critical)
+
+# kind p sizes ours smpi
+if ((quick)); then
+  sweep=(
+    "torus2d 64 8,4096 all pair,bruck,2dmesh"
+    "fattree 64 8,4096 all pair,bruck,2dmesh"
+  )
+else
+  small="8,128,2048,32768"
+  smpi64="basic_linear,pair,ring,bruck,2dmesh,3dmesh"
+  # The store-and-forward ring builds O(p^2) blocks of schedule per rank
+  # and is never the fastest off a ring network: left out at p=256 there.
+  ours256="ring_bidir,mesh,hypercube,onefactor,onefactor_xor,topo_auto"
+  sweep=(
+    "ring 64 $small all $smpi64"
+    "torus2d 64 $small all $smpi64"
+    "torus3d 64 $small all $smpi64"
+    "fattree 64 $small all $smpi64"
+    "dragonfly 64 $small all $smpi64"
+    "ring 256 8,2048 all pair,bruck,2dmesh"
+    "torus2d 256 8,2048 $ours256 pair,bruck,2dmesh"
+    "torus3d 256 8,2048 $ours256 pair,bruck,2dmesh"
+    "fattree 256 8,2048 $ours256 pair,bruck,2dmesh"
+    "dragonfly 256 8,2048 $ours256 pair,bruck,2dmesh"
+    # p=1024: not on the dragonfly (time budget).
+    "torus2d 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
+    "torus3d 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
+    "fattree 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
+  )
+fi
+
+run() {  # name p label args...
+  local name=$1 p=$2 label=$3
+  shift 3
+  if [[ -n $only ]]; then
+    [[ "$name $label" =~ $only ]] || return 0
+    # Replace this run's rows.
+    python3 - "$csv" "$timing" "$name" "$label" <<'PY'
+import sys
+csv, timing, name, label = sys.argv[1:]
+def mine(alg):
+    return alg == "smpi:" + label[5:] if label.startswith("smpi-") else not alg.startswith("smpi:")
+rows = [l for l in open(csv) if not (l.split(",")[0] == name and mine(l.split(",")[2]))]
+open(csv, "w").writelines(rows)
+rows = [l for l in open(timing) if l.split(",")[:3:2] != [name, label]]
+open(timing, "w").writelines(rows)
+PY
+  fi
+  local t0 t1 status=ok
+  t0=$(date +%s.%N)
+  if ! timeout "$PER_RUN_TIMEOUT" nice smpirun -no-privatize -np "$p" \
+    -platform "$OUT/platforms/$name.xml" -hostfile "$OUT/platforms/$name.hosts" \
+    "${SMPI_CFG[@]}" "$@" >"$OUT/logs/$name-$label.log" 2>&1; then
+    status=failed
+  fi
+  t1=$(date +%s.%N)
+  local wall
+  wall=$(python3 -c "print(f'{$t1-$t0:.1f}')")
+  echo "$name,$p,$label,$wall,$status" >>"$timing"
+  printf 'sim: %-16s %-22s %6ss %s\n' "$name" "$label" "$wall" "$status"
+  grep -h "WRONG\|wrong words" "$OUT/logs/$name-$label.log" || true
+}
+
+start=$(date +%s)
+for line in "${sweep[@]}"; do
+  read -r kind p sizes ours smpi <<<"$line"
+  name=$kind-$p
+  topo=$(python3 sim/platforms.py write "$OUT/platforms" "$kind" "$p")
+  cost=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); \
+print(f\"ts_intra={d['ts']*1e6:g}us,ts_inter={d['ts']*1e6:g}us,tw_intra={d['tw']*1e9:g}ns,tw_inter={d['tw']*1e9:g}ns\")" \
+    "$(python3 sim/platforms.py info "$kind" "$p")")
+  common=(--platform "$name" --sizes "$sizes" --iters 1 --warmup 0 --csv "$csv" --cost "$cost")
+  run "$name" "$p" topoa2a "$OUT/sim_a2a" "${common[@]}" --algs "$ours" --topology "$topo"
+  for alg in ${smpi//,/ }; do
+    run "$name" "$p" "smpi-$alg" --cfg=smpi/alltoall:"$alg" "$OUT/sim_a2a" "${common[@]}" \
+      --algs mpi --mpi-label "smpi:$alg"
+  done
+done
+echo "sim: sweep took $(($(date +%s) - start)) s"
+
+python3 sim/analyze.py "$OUT"
