@@ -20,7 +20,7 @@ import platforms  # noqa: E402
 
 OURS = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor"]
 # topo_auto's candidates that are MPICH's, and SMPI's equivalent here.
-MPICH_AS_SMPI = {"brucks": "smpi:bruck", "pairwise": "smpi:pair"}
+MPICH_AS_SMPI = {"brucks": "smpi:bruck", "pairwise": "smpi:pair", "scattered": "smpi:basic_linear"}
 
 
 def smpi_seed(name, p, ts, tw, m):

@@ -597,6 +597,39 @@ TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
             "onefactor");
 }
 
+TEST(Model, ScatteredPricesAllMessagesInFlight) {
+  auto forced = [](const char* text, int nodes) {
+    Topology t = uniform_topology(nodes, 1);
+    NetworkDesc d;
+    std::string err;
+    EXPECT_TRUE(parse_forced_topology(text, &d, &err)) << err;
+    configure_topology(&t, nullptr, "", &d);
+    EXPECT_TRUE(t.errors.empty());
+    return t;
+  };
+  const CostParams c;
+  // One node: the pairwise formula, (p-1)(ts + tw m).
+  const CostModel one(uniform_topology(1, 6), c);
+  EXPECT_DOUBLE_EQ(one.estimate("scattered", 4096).predicted, 5 * (c.ts_intra + c.tw_intra * 4096));
+  EXPECT_EQ(one.estimate("scattered", 4096).rounds, 1);
+  // A switch: each NIC carries p-1 messages at once, no better than rounds
+  // of one message each; the tie goes to the earlier candidate.
+  const CostModel sw(forced("switch", 16), c);
+  EXPECT_DOUBLE_EQ(sw.estimate("scattered", 1 << 20).predicted,
+                   sw.estimate("pairwise", 1 << 20).predicted);
+  EXPECT_NE(choose_auto(forced("switch", 16), 1 << 20, c).algorithm, "scattered");
+  // A torus: the all-pairs load of the busiest link, spread over each rank's
+  // p-1 messages, is below the sum of the per-round maxima of any round-by-
+  // round direct exchange, so large blocks go all at once.
+  const Topology torus = forced("torus:4x4", 16);
+  const CostModel tm(torus, c);
+  EXPECT_LT(tm.estimate("scattered", 1 << 20).predicted,
+            tm.estimate("onefactor_xor", 1 << 20).predicted);
+  EXPECT_EQ(choose_auto(torus, 1 << 20, c).algorithm, "scattered");
+  // Small blocks: p-1 start-ups lose to log2(p) rounds.
+  EXPECT_NE(choose_auto(torus, 8, c).algorithm, "scattered");
+}
+
 TEST(Model, UnknownAndInapplicableCandidates) {
   const Topology t = uniform_topology(1, 6);
   const Choice ch = choose_auto(t, 64, CostParams{}, {"bogus", "hypercube"});
@@ -846,3 +879,4 @@ TEST(Rules, MalformedGivesLineColumn) {
 
 }  // namespace
 }  // namespace topoa2a
+

@@ -140,12 +140,14 @@ std::string format_bytes(size_t b) {
 }
 
 // ---------------------------------------------------------------------------
-// The algorithms the model knows: the table's plus MPICH's brucks/pairwise.
+// The algorithms the model knows: the table's plus MPICH's brucks, pairwise
+// and scattered.
 
 namespace {
 
 constexpr const char* kBrucks = "brucks";
 constexpr const char* kPairwise = "pairwise";
+constexpr const char* kScattered = "scattered";
 
 int ceil_log2(int p) { return p <= 1 ? 0 : ilog2(p); }
 
@@ -157,7 +159,9 @@ int onefactor_pair(int p, int i, int j) {  // mirrors coll/onefactor.cc (the see
   return mod(i - j, p - 1);
 }
 
-std::string known_names() { return algorithm_names() + ", " + kBrucks + ", " + kPairwise; }
+std::string known_names() {
+  return algorithm_names() + ", " + kBrucks + ", " + kPairwise + ", " + kScattered;
+}
 
 std::string check(const std::string& name, int p, const Params& params) {
   if (const Algorithm* a = find_algorithm(name)) return a->check(p, params);
@@ -168,7 +172,9 @@ double seed_time(const std::string& name, int p, const Params& params, double ts
                  double m) {
   if (const Algorithm* a = find_algorithm(name)) return a->time(p, params, ts, tw, m);
   if (name == kBrucks) return ceil_log2(p) * (ts + tw * m * p / 2.0);
-  if (name == kPairwise) return (p - 1) * (ts + tw * m);
+  // scattered: every message of the exchange in flight at once, so its one
+  // round carries p-1 messages per rank; tw is per message (see price()).
+  if (name == kPairwise || name == kScattered) return (p - 1) * (ts + tw * m);
   return 0;
 }
 
@@ -183,6 +189,7 @@ enum class Pattern {
   kOneFactorXor,
   kBrucks,
   kPairwise,
+  kScattered,
 };
 
 Pattern pattern_of(const std::string& name) {
@@ -204,6 +211,7 @@ Pattern pattern_of(const std::string& name) {
   }
   if (name == kBrucks) return Pattern::kBrucks;
   if (name == kPairwise) return Pattern::kPairwise;
+  if (name == kScattered) return Pattern::kScattered;
   return Pattern::kNone;
 }
 
@@ -244,6 +252,9 @@ void send_peers(Pattern pat, int p, const Grid& g, int round, int rank, std::vec
     case Pattern::kBrucks:
       out->push_back(static_cast<int>((rank + (1LL << round)) % p));
       break;
+    case Pattern::kScattered:  // one round: to every other rank
+      for (int i = 1; i < p; ++i) out->push_back((rank + i) % p);
+      break;
     case Pattern::kPairwise: {
       const int i = round + 1;
       out->push_back(is_pow2(p) ? (rank ^ i) : (rank + i) % p);
@@ -256,6 +267,7 @@ int rounds_of(const std::string& name, int p, const Params& params) {
   if (const Algorithm* a = find_algorithm(name)) return a->rounds(p, params);
   if (name == kBrucks) return ceil_log2(p);
   if (name == kPairwise) return std::max(0, p - 1);
+  if (name == kScattered) return p > 1 ? 1 : 0;
   return 0;
 }
 
@@ -266,6 +278,7 @@ std::vector<std::string> default_candidates() {
   for (const Algorithm& a : algorithms()) out.push_back(a.name);
   out.push_back(kBrucks);
   out.push_back(kPairwise);
+  out.push_back(kScattered);
   return out;
 }
 
@@ -369,6 +382,8 @@ class LinkLoads {
   double max_ = 0;
 };
 
+constexpr double kLinkBudget = 1 << 22;  // link updates per option
+
 // Rounds to evaluate, with the number of rounds each stands for.
 std::vector<std::pair<int, double>> round_samples(Pattern pat, int p, const Grid& g, int rounds,
                                                   double cost_per_round) {
@@ -384,9 +399,8 @@ std::vector<std::pair<int, double>> round_samples(Pattern pat, int p, const Grid
     if (g.cols > 1) out.push_back({0, g.cols - 1});
     if (g.rows > 1) out.push_back({g.cols - 1, g.rows - 1});
   } else {
-    constexpr double kBudget = 1 << 22;  // link updates per option
     const int k = static_cast<int>(
-        std::clamp(kBudget / std::max(1.0, cost_per_round), 1.0, static_cast<double>(rounds)));
+        std::clamp(kLinkBudget / std::max(1.0, cost_per_round), 1.0, static_cast<double>(rounds)));
     for (int i = 0; i < k; ++i) {
       const int r = static_cast<int>((static_cast<long long>(i) * rounds) / k);
       out.push_back({r, static_cast<double>(rounds) / k});
@@ -461,9 +475,25 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
          round_samples(pat, p, resolved.grid, o.rounds, p * loads.hops_estimate())) {
       bool crosses = false;
       loads.begin_round();
+      // scattered's one round sends to every peer: for large p, price an
+      // evenly spread sample of the peer offsets (the link budget of
+      // round_samples) and scale by the share sampled.
+      const int stride =
+          pat == Pattern::kScattered
+              ? static_cast<int>(std::max(
+                    1.0, std::ceil(double(p) * (p - 1) * loads.hops_estimate() / kLinkBudget)))
+              : 1;
+      int sampled = 0;  // scattered: peer offsets priced per rank
       if (network) {
         for (int r = 0; r < p; ++r) {
           send_peers(pat, p, resolved.grid, round, r, &peers);
+          if (stride > 1) {
+            std::vector<int> every;
+            for (size_t i = 0; i < peers.size(); i += static_cast<size_t>(stride))
+              every.push_back(peers[i]);
+            peers.swap(every);
+          }
+          sampled = static_cast<int>(peers.size());
           for (int q : peers) {
             if (q == r || topo_.unit_of_rank(q) == topo_.unit_of_rank(r)) continue;
             crosses = true;
@@ -474,7 +504,12 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
       o.total_weight += weight;
       if (crosses) {
         o.network_weight += weight;
-        const double congestion = std::max(1.0, loads.max_load());
+        // scattered's single round holds all p-1 messages of each rank:
+        // its congestion is per message, the busiest link's load shared
+        // out over them (a NIC: p-1 messages, C = 1; a ring: the all-pairs
+        // load of the busiest link, about p^2/8, over p-1).
+        const double per = pat == Pattern::kScattered ? std::max(1, sampled) : 1;
+        const double congestion = std::max(1.0, loads.max_load() / per);
         o.congestion_weight += weight * congestion;
         o.tw_net_weight += weight * std::max(cost_.tw_intra, cost_.tw_inter * congestion);
       }

@@ -1,8 +1,8 @@
 // The topology-aware cost model behind "topo_auto".
 //
 // Each candidate is priced with its seed formula (the algorithm table's
-// time(p, params, ts, tw, m); MPICH's brucks and pairwise get their standard
-// formulas) evaluated at effective t_s / t_w: the average over the
+// time(p, params, ts, tw, m); MPICH's brucks, pairwise and scattered get
+// their standard formulas) evaluated at effective t_s / t_w: the average over the
 // algorithm's rounds of the round's cost parameters. A round whose messages
 // all stay inside a node costs (ts_intra, tw_intra); a round with a message
 // that crosses the network costs (ts_inter, tw_inter * congestion), where
@@ -39,8 +39,8 @@ std::string to_string(const CostParams& c);  // "ts_intra=0.5us,tw_intra=0.1ns,.
 // t.cost_text. On a malformed value returns the defaults and sets *error.
 CostParams cost_params_for(const Topology& t, std::string* error);
 
-// The algorithms the model can price: the table's, then MPICH's "brucks"
-// and "pairwise".
+// The algorithms the model can price: the table's, then MPICH's "brucks",
+// "pairwise" and "scattered".
 std::vector<std::string> default_candidates();
 
 // One candidate's price.
