@@ -879,4 +879,3 @@ TEST(Rules, MalformedGivesLineColumn) {
 
 }  // namespace
 }  // namespace topoa2a
-
