@@ -2,15 +2,27 @@
 # Runs MPICH 4.0.2's own test suite (test/mpi/coll) with topoa2a's algorithms
 # selected through LD_PRELOAD of libtopoa2a.so.
 #
-# Usage: ci/mpich-testsuite.sh [--full] [--no-preload] [--algs "A B ..."] [--verbose]
+# Usage: ci/mpich-testsuite.sh [--full] [--no-preload | --native PREFIX] [--algs "A B ..."] [--verbose]
 #   (default)     the blocking MPI_Alltoall/MPI_Alltoallv tests listed in
 #                 ci/mpich-testsuite/alltoall.testlist, once per algorithm:
 #                 ring ring_bidir mesh hypercube onefactor onefactor_xor topo_auto
-#   --full        MPICH's whole coll/testlist once, with topo_auto
+#   --full        MPICH's whole coll/testlist once, with topo_auto, less the
+#                 entries listed in ci/mpich-testsuite/full-excluded.txt (each
+#                 with its reason; see docs/mpich-testsuite.md)
 #   --no-preload  stock MPICH, no LD_PRELOAD; default algorithms "brucks pairwise"
 #                 (MPICH's own values), "auto" with --full. Also chosen, with a
 #                 warning, when TOPOA2A_LIB is unset and the default library
 #                 does not exist.
+#   --native PREFIX  the native front door instead of LD_PRELOAD: the programs
+#                 (built against Debian's MPICH) run on the patched MPICH
+#                 installed in PREFIX (ci/build-mpich.sh) through
+#                 LD_LIBRARY_PATH, with MPIR_CVAR_COLL_PLUGIN naming
+#                 TOPOA2A_NATIVE_LIB (default <repo>/build/plugin/libtopoa2a_native.so)
+#   --maxnp N     --full only: run every coll/testlist entry with more than N
+#                 processes with N instead, dropping entries that then repeat
+#                 one already listed (default 4, TOPOA2A_FULL_MAXNP; 0 keeps
+#                 MPICH's counts, up to 16). On 2 oversubscribed cores, where
+#                 ch4 busy-polls, MPICH's counts take well over an hour.
 #   --algs LIST   the algorithm values to run (space separated)
 #   --verbose     runtests -verbose (every program's output in runtests.log)
 #
@@ -19,12 +31,16 @@
 #                      an explicitly given path that does not exist is an error)
 #   TOPOA2A_CACHE      cache outside the clone (default /var/cache/topoa2a): the
 #                      MPICH source (apt-get source) and the built test trees,
-#                      testtree-<hash of this script, the list files, the MPICH
-#                      source tree, the MPICH package version, mpicc -show>
+#                      testtree-<hash of this script's build section, the
+#                      configure arguments, the MPICH source tree, the MPICH
+#                      package version, mpicc -show> (the list files choose
+#                      what runs, not how the tree is built: editing them
+#                      does not rebuild)
 #   MPICH_SRC          use this unpacked MPICH source instead of fetching one
 #   TOPOA2A_ARTIFACTS  output directory (default <repo>/build/mpich-testsuite)
-#   MPITEST_TIMEOUT    per-test limit in seconds (default here 120), enforced
-#                      by mpiexec (MPIEXEC_TIMEOUT, set by runtests)
+#   MPITEST_TIMEOUT    per-test limit in seconds (default here 120, 180 with
+#                      --full), enforced by mpiexec (MPIEXEC_TIMEOUT, set by
+#                      runtests); a testlist timeLimit= overrides it
 #   TOPOA2A_ALLTOALLV_ALGS  topoa2a values that also select the MPI_Alltoallv
 #                      algorithm (default "ring onefactor"); MPICH's own
 #                      alltoallv values (auto nb pairwise_sendrecv_replace
@@ -39,16 +55,21 @@
 # program only (not for mpiexec, make or perl) and moves "topoa2a-stats ..."
 # stderr lines into runs/<alg>/stats.log; all other output reaches runtests.
 #
-# Artifacts (TOPOA2A_ARTIFACTS): testlist (as run), summary.txt, and per
+# The library (TOPOA2A_LIB, or the native plugin) is copied at start and the
+# copy is what runs, so rebuilding build/ during a run does not mix versions.
+#
+# Artifacts (TOPOA2A_ARTIFACTS): testlist (as run), excluded.txt (--full: the
+# coll/testlist entries left out, with reasons), summary.txt, and per
 # algorithm runs/<alg>/{summary.xml,summary.tap,summary.junit.xml,runtests.log,
-# stats.log}.
+# stats.log,seconds}.
 #
 # Result: a table per algorithm (tests run, passed, failed, stats seen) and a
 # last line "N passed, N failed". Failed counts failed tests, listed tests that
-# did not run, and, with preload, each algorithm whose stats lines never
-# appeared (op=alltoall algorithm=<alg>, and op=alltoallv too where the
-# alltoallv variable is set; topo_auto: any stats line). Exit status 1 when
-# anything failed, 2 on a setup error.
+# did not run (runtests stops early after too many timeouts), and, with
+# preload or --native, each algorithm whose stats lines never appeared
+# (op=alltoall algorithm=<alg>, and op=alltoallv too where the alltoallv
+# variable is set; topo_auto: any stats line). Exit status 1 when anything
+# failed, 2 on a setup error.
 #
 # Needs root for apt-get (packages are installed only when missing; apt-get
 # update runs only then or when the source must be fetched). Non-interactive.
@@ -60,6 +81,7 @@ REPO=$(cd "$CI_DIR/.." && pwd)
 DATA_DIR=$CI_DIR/mpich-testsuite
 TESTLIST_SRC=$DATA_DIR/alltoall.testlist
 EXCLUDED_SRC=$DATA_DIR/excluded.txt
+FULL_EXCLUDED_SRC=$DATA_DIR/full-excluded.txt
 
 TOPOA2A_ALGS_DEFAULT="ring ring_bidir mesh hypercube onefactor onefactor_xor topo_auto"
 TOPOA2A_ALGS_ALL="$TOPOA2A_ALGS_DEFAULT"
@@ -69,7 +91,6 @@ MPICH_ALLTOALLV_VALUES="auto nb pairwise_sendrecv_replace scattered"
 
 CACHE=${TOPOA2A_CACHE:-/var/cache/topoa2a}
 ART=${TOPOA2A_ARTIFACTS:-$REPO/build/mpich-testsuite}
-export MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-120}
 JOBS=${JOBS:-$(nproc)}
 CONFIGURE_ARGS=(--with-mpi=/usr --disable-fortran --disable-cxx --disable-romio
                 --disable-spawn --disable-dtpools --disable-ft-tests --disable-perftest)
@@ -77,19 +98,23 @@ PACKAGES=(mpich libmpich-dev perl make gcc libc6-dev dpkg-dev xz-utils procps
           debian-archive-keyring)
 export DEBIAN_FRONTEND=noninteractive
 
-log() { printf '[mpich-testsuite %3ds] %s\n' "$SECONDS" "$*" >&2; }
-die() { log "error: $*"; exit 2; }
+LOG_TAG=mpich-testsuite
+# shellcheck source=lib/mpich-source.sh
+source "$CI_DIR/lib/mpich-source.sh"
 has_word() { local w; for w in $2; do [[ $w == "$1" ]] && return 0; done; return 1; }
 
 # ---- arguments ---------------------------------------------------------------
-FULL=0 PRELOAD=1 ALGS="" VERBOSE=0
+FULL=0 PRELOAD=1 ALGS="" VERBOSE=0 NATIVE="" MAXNP=${TOPOA2A_FULL_MAXNP:-4}
 while (($#)); do
   case $1 in
     --full) FULL=1 ;;
     --no-preload) PRELOAD=0 ;;
+    --native) (($# >= 2)) || die "--native needs a prefix"; NATIVE=$2; PRELOAD=0; shift ;;
     --algs) (($# >= 2)) || die "--algs needs a value"; ALGS=$2; shift ;;
     --algs=*) ALGS=${1#--algs=} ;;
     --verbose) VERBOSE=1 ;;
+    --maxnp) (($# >= 2)) || die "--maxnp needs a value"; MAXNP=$2; shift ;;
+    --maxnp=*) MAXNP=${1#--maxnp=} ;;
     -h|--help) sed -n '2,/^set -euo/p' "$SELF" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument: $1 (see --help)" ;;
   esac
@@ -108,48 +133,27 @@ if ((PRELOAD)); then
     PRELOAD=0
   fi
 fi
+if [[ -n $NATIVE ]]; then
+  [[ -f $NATIVE/lib/libmpich.so.12 ]] || die "--native $NATIVE: no lib/libmpich.so.12 there"
+  NATIVE=$(readlink -f "$NATIVE")
+  LIB=$(readlink -f "${TOPOA2A_NATIVE_LIB:-$REPO/build/plugin/libtopoa2a_native.so}")
+  [[ -f $LIB ]] || die "native plugin $LIB does not exist (build it, or set TOPOA2A_NATIVE_LIB)"
+fi
+OURS=$PRELOAD; [[ -n $NATIVE ]] && OURS=1   # topoa2a takes part: its stats are expected
+[[ $MAXNP =~ ^[0-9]+$ ]] || die "--maxnp: not a number: $MAXNP"
 if [[ -z $ALGS ]]; then
   if ((FULL)); then
-    if ((PRELOAD)); then ALGS=topo_auto; else ALGS=auto; fi
-  elif ((PRELOAD)); then ALGS=$TOPOA2A_ALGS_DEFAULT
+    if ((OURS)); then ALGS=topo_auto; else ALGS=auto; fi
+  elif ((OURS)); then ALGS=$TOPOA2A_ALGS_DEFAULT
   else ALGS=$STOCK_ALGS_DEFAULT
   fi
 fi
+if ((FULL)); then export MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-180}
+else export MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-120}
+fi
 
 # ---- packages ----------------------------------------------------------------
-APT_UPDATED=0
-apt_update() {
-  ((APT_UPDATED)) && return 0
-  log "apt-get update"
-  apt-get -q -o Dpkg::Use-Pty=0 update >&2
-  APT_UPDATED=1
-}
-ensure_packages() {
-  local p missing=()
-  for p in "${PACKAGES[@]}"; do
-    [[ $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true) == installed ]] ||
-      missing+=("$p")
-  done
-  ((${#missing[@]})) || return 0
-  apt_update
-  log "apt-get install ${missing[*]}"
-  apt-get -q -y -o Dpkg::Use-Pty=0 install --no-install-recommends "${missing[@]}" >&2
-}
-
 # ---- MPICH source ------------------------------------------------------------
-ensure_deb_src() {
-  if ! grep -rqsE '^(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    log "adding /etc/apt/sources.list.d/debian-src.sources"
-    cat > /etc/apt/sources.list.d/debian-src.sources <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-    APT_UPDATED=0
-  fi
-}
 fetch_source() {  # sets SRC
   if [[ -n ${MPICH_SRC:-} ]]; then
     SRC=$(readlink -f "$MPICH_SRC")
@@ -157,21 +161,12 @@ fetch_source() {  # sets SRC
       die "MPICH_SRC=$MPICH_SRC has no test/mpi/configure"
     return 0
   fi
-  local srcver upver dl tmp orig
-  srcver=$(dpkg-query -W -f='${source:Version}' libmpich-dev)
-  upver=${srcver#*:}; upver=${upver%-*}
+  local upver dl tmp orig DL
+  upver=$(mpich_upstream_version)
   SRC=$CACHE/src/mpich-$upver
   [[ -f $SRC/.topoa2a-complete ]] && return 0
-  dl=$CACHE/src/download-$srcver
-  if ! compgen -G "$dl/mpich_*.dsc" > /dev/null; then
-    log "fetching MPICH source $srcver into $dl"
-    ensure_deb_src
-    apt_update
-    rm -rf "$dl"; mkdir -p "$dl"
-    chown _apt "$dl" 2>/dev/null || true   # lets apt download sandboxed
-    (cd "$dl" && { apt-get -q source --download-only "mpich=$srcver" ||
-                   apt-get -q source --download-only mpich; }) >&2
-  fi
+  download_mpich_source
+  dl=$DL
   tmp=$SRC.tmp
   rm -rf "$SRC" "$tmp"; mkdir -p "$tmp"
   orig=$(find "$dl" -maxdepth 1 -name "mpich_${upver}.orig.tar.*" | head -n1)
@@ -210,10 +205,63 @@ check_selection() {  # every coll source calling a blocking alltoall[v] is liste
   ((bad == 0)) || die "update ci/mpich-testsuite/ for this MPICH source"
 }
 
+# Writes coll/testlist ($1) less the entries of full-excluded.txt to $2 and the
+# excluded entries with their reasons to $3. full-excluded.txt: "name np
+# reason...", np "*" for every process count (MPICH's count, before the cap);
+# an entry that matches nothing in coll/testlist, or has no reason, is an
+# error. With MAXNP > 0 a larger process count becomes MAXNP (marked with a
+# comment) and an entry that then repeats an earlier one is dropped (marked
+# "# merged"), except for programs listed in full-keepnp.txt ("name reason":
+# programs that need a particular process count).
+full_testlist() {
+  local src=$1 out=$2 excl=$3
+  : > "$excl"
+  awk -v listfile="$FULL_EXCLUDED_SRC" -v exclout="$excl" -v maxnp="$MAXNP" -v keepfile="$DATA_DIR/full-keepnp.txt" '
+    function fields(line) {  # sets nf, f[]: the words of line without its comment
+      sub(/#.*/, "", line); sub(/^[[:space:]]+/, "", line); sub(/[[:space:]]+$/, "", line)
+      nf = (line == "") ? 0 : split(line, f, /[[:space:]]+/)
+      return line
+    }
+    BEGIN {
+      while ((getline raw < listfile) > 0) {
+        fields(raw)
+        if (nf == 0) continue
+        if (nf < 3) { print "full-excluded.txt: no reason given: " raw > "/dev/stderr"; bad = 1; continue }
+        k = f[1] " " f[2]; reason = f[3]; for (i = 4; i <= nf; i++) reason = reason " " f[i]
+        ex[k] = reason; used[k] = 0; order[++ne] = k
+      }
+      while ((getline raw < keepfile) > 0) {   # "name reason": never capped
+        fields(raw)
+        if (nf == 0) continue
+        if (nf < 2) { print "full-keepnp.txt: no reason given: " raw > "/dev/stderr"; bad = 1; continue }
+        keep[f[1]] = 1
+      }
+    }
+    {
+      entry = fields($0)
+      if (nf == 0) { print; next }
+      k = f[1] " " f[2]
+      if (!(k in ex)) k = f[1] " *"
+      if (k in ex) { used[k]++; printf "%-36s %s\n", entry, ex[k] >> exclout; print "# excluded: " $0; next }
+      if (maxnp > 0 && !(f[1] in keep) && f[2] ~ /^[0-9]+$/ && f[2] + 0 > maxnp) {
+        capped = f[1] " " maxnp; for (i = 3; i <= nf; i++) capped = capped " " f[i]
+        if (capped in seen) { print "# merged (np " f[2] " capped to " maxnp "): " $0; next }
+        seen[capped] = 1; print capped "    # np " f[2] " capped to " maxnp; next
+      }
+      seen[entry] = 1
+      print
+    }
+    END {
+      for (i = 1; i <= ne; i++) if (!used[order[i]]) {
+        print "full-excluded.txt: \"" order[i] "\" matches no entry of coll/testlist" > "/dev/stderr"; bad = 1 }
+      exit bad
+    }' "$src" > "$out" || die "fix $FULL_EXCLUDED_SRC"
+}
+
 # ---- build (cached) ----------------------------------------------------------
 cache_key() {
   {
-    sha256sum "$SELF" "$TESTLIST_SRC" "$EXCLUDED_SRC" | awk '{print $1}'
+    sed -n '/^# ---- build (cached)/,/^# ---- wrapper/p' "$SELF" | sha256sum | awk '{print $1}'
     dpkg-query -W -f='${Package} ${Version}\n' mpich libmpich-dev
     mpicc -show
     printf '%s\n' "${CONFIGURE_ARGS[@]}"
@@ -272,6 +320,10 @@ exec 2> >(
 if [[ -n ${TOPOA2A_PRELOAD:-} ]]; then
   export LD_PRELOAD="$TOPOA2A_PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}"
 fi
+if [[ -n ${TOPOA2A_NATIVE_PREFIX:-} ]]; then
+  export LD_LIBRARY_PATH="$TOPOA2A_NATIVE_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export MPIR_CVAR_COLL_PLUGIN=$TOPOA2A_NATIVE_PLUGIN
+fi
 exec "$@"
 EOF
   chmod +x "$1"
@@ -290,19 +342,21 @@ run_alg() {  # $1 = algorithm value; writes $ART/runs/$1/
     envs+=(MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM="$alg")
   fi
   ((PRELOAD)) && envs+=(TOPOA2A_PRELOAD="$LIB")
+  [[ -n $NATIVE ]] && envs+=(TOPOA2A_NATIVE_PREFIX="$NATIVE" TOPOA2A_NATIVE_PLUGIN="$LIB")
   local -a unset_args=()
   for v in MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM \
            MPIR_PARAM_ALLTOALLV_INTRA_ALGORITHM MPICH_ALLTOALL_INTRA_ALGORITHM \
-           MPICH_ALLTOALLV_INTRA_ALGORITHM TOPOA2A_PRELOAD; do unset_args+=(-u "$v"); done
+           MPICH_ALLTOALLV_INTRA_ALGORITHM TOPOA2A_PRELOAD TOPOA2A_NATIVE_PREFIX \
+           MPIR_CVAR_COLL_PLUGIN; do unset_args+=(-u "$v"); done
   local -a rt=(perl "$TREE/runtests" -mpiexec="$(command -v mpiexec)"
                -xmlfile="$out/summary.xml" -tapfile="$out/summary.tap"
                -junitfile="$out/summary.junit.xml")
   ((VERBOSE)) && rt+=(-verbose)
   local dir
-  if ((FULL)); then dir=$TREE/coll; rt+=(-srcdir=. -tests=testlist)
+  if ((FULL)); then dir=$TREE/coll; rt+=(-srcdir=. -tests="$ART/testlist")
   else dir=$TREE; rt+=(-srcdir=. -tests="$ART/testlist")
   fi
-  log "running $alg: ${envs[*]:0:2}$( ((PRELOAD)) && echo " LD_PRELOAD=$LIB")"
+  log "running $alg: ${envs[*]:0:2}$( ((PRELOAD)) && echo " LD_PRELOAD=(copy of) $LIB_SRC")$([[ -n $NATIVE ]] && echo " native: $NATIVE")"
   local t0=$SECONDS
   (cd "$dir" && env "${unset_args[@]}" USER="${USER:-$(id -un)}" "${envs[@]}" "${rt[@]}") \
     > "$out/runtests.log" 2>&1 || rc=$?
@@ -325,7 +379,7 @@ stats_check() {
                 n[op ":" a]++ }
               END { for (k in n) printf "%s(%d) ", k, n[k] }' "$log" 2>/dev/null | tr ' ' '\n' | sort | tr '\n' ' ')
   seen=${seen% }
-  if ((!PRELOAD)); then echo "n/a ${seen:-none}"; return; fi
+  if ((!OURS)); then echo "n/a ${seen:-none}"; return; fi
   if [[ $alg == topo_auto ]] || ! has_word "$alg" "$TOPOA2A_ALGS_ALL"; then
     [[ -n $seen ]] || ok=0
   else
@@ -340,7 +394,7 @@ stats_check() {
 
 # ---- main --------------------------------------------------------------------
 T_START=$SECONDS
-ensure_packages
+ensure_packages "${PACKAGES[@]}"
 mkdir -p "$CACHE"
 exec 9> "$CACHE/.lock"
 flock 9     # one run at a time per cache: the test tree and the 2 cores are shared
@@ -351,9 +405,12 @@ T_BUILD=$((SECONDS - T_START))
 
 mkdir -p "$ART"
 rm -rf "$ART/runs"
+rm -f "$ART/excluded.txt"
 if ((FULL)); then
-  cp "$TREE/coll/testlist" "$ART/testlist"
-  EXPECTED=0
+  full_testlist "$TREE/coll/testlist" "$ART/testlist" "$ART/excluded.txt"
+  EXPECTED=$(list_entries "$ART/testlist" | wc -l)
+  log "full coll/testlist: $EXPECTED entries to run, $(wc -l < "$ART/excluded.txt") excluded (see $ART/excluded.txt)$( ((MAXNP)) &&
+      echo ", $(grep -c '# np [0-9]* capped' "$ART/testlist") with np capped to $MAXNP, $(grep -c '^# merged' "$ART/testlist") merged into an equal entry")"
 else
   list_entries "$TESTLIST_SRC" | sed 's|^|coll/|' > "$ART/testlist"
   EXPECTED=$(wc -l < "$ART/testlist")
@@ -362,8 +419,14 @@ TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 WRAPPER=$TMPD/topoa2a-wrap
 write_wrapper "$WRAPPER"
+LIB_SRC=$LIB
+if [[ -n $LIB ]]; then   # run a copy: a rebuild of build/ during the run changes nothing
+  mkdir -p "$TMPD/lib"
+  cp -L "$LIB" "$TMPD/lib/$(basename "$LIB")"
+  LIB=$TMPD/lib/$(basename "$LIB")
+fi
 
-log "mode: $( ((FULL)) && echo full coll/ || echo "alltoall subset, $EXPECTED tests"); preload: $( ((PRELOAD)) && echo "$LIB" || echo none); algorithms: $ALGS"
+log "mode: $( ((FULL)) && echo full coll/ || echo "alltoall subset, $EXPECTED tests"); preload: $( ((PRELOAD)) && echo "$LIB_SRC" || echo none); native: ${NATIVE:-no}; algorithms: $ALGS"
 for alg in $ALGS; do run_alg "$alg"; done
 
 TOTAL_P=0 TOTAL_F=0
@@ -383,6 +446,13 @@ for alg in $ALGS; do
   printf '%-26s %5d %6d %6d %5d %5s  %s%s\n' "$alg" "$run" "$p" "$f" "$s" \
     "$(cat "$ART/runs/$alg/seconds")" "$st" "$note" >> "$SUMMARY"
 done
+for alg in $ALGS; do
+  grep '^not ok ' "$ART/runs/$alg/summary.tap" 2>/dev/null |
+    sed -e 's/ # time=.*//' -e "s|^not ok [0-9]* - |failed: [$alg] |" >> "$SUMMARY" || true
+done
+if ((FULL)); then
+  echo "coll/testlist: $(wc -l < "$ART/excluded.txt") entries excluded ($(basename "$FULL_EXCLUDED_SRC"), listed in excluded.txt); np capped at $( ((MAXNP)) && echo "$MAXNP: $(grep -c '# np [0-9]* capped' "$ART/testlist") entries capped, $(grep -c '^# merged' "$ART/testlist") merged" || echo "none (MPICH's counts)"); MPITEST_TIMEOUT=${MPITEST_TIMEOUT}s" >> "$SUMMARY"
+fi
 echo "build/setup: ${T_BUILD}s, total: $((SECONDS - T_START))s; artifacts: $ART" >> "$SUMMARY"
 echo "$TOTAL_P passed, $TOTAL_F failed" >> "$SUMMARY"
 cat "$SUMMARY"

@@ -562,16 +562,18 @@ TEST(Model, TieBreakIsCandidateOrder) {
             "onefactor_xor");
 }
 
+// `nodes` single-rank nodes on the network of a forced topology string.
+Topology forced(const char* text, int nodes) {
+  Topology t = uniform_topology(nodes, 1);
+  NetworkDesc d;
+  std::string err;
+  EXPECT_TRUE(parse_forced_topology(text, &d, &err)) << err;
+  configure_topology(&t, nullptr, "", &d);
+  EXPECT_TRUE(t.errors.empty());
+  return t;
+}
+
 TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
-  auto forced = [](const char* text, int nodes) {
-    Topology t = uniform_topology(nodes, 1);
-    NetworkDesc d;
-    std::string err;
-    EXPECT_TRUE(parse_forced_topology(text, &d, &err)) << err;
-    configure_topology(&t, nullptr, "", &d);
-    EXPECT_TRUE(t.errors.empty());
-    return t;
-  };
   const std::vector<std::string> both = {"onefactor", "onefactor_xor"};
   // Across a fat tree, a switch or an unknown network the XOR pairing wins
   // the tie (contention-free under a fat tree's static routing), whatever
@@ -598,15 +600,6 @@ TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
 }
 
 TEST(Model, ScatteredPricesAllMessagesInFlight) {
-  auto forced = [](const char* text, int nodes) {
-    Topology t = uniform_topology(nodes, 1);
-    NetworkDesc d;
-    std::string err;
-    EXPECT_TRUE(parse_forced_topology(text, &d, &err)) << err;
-    configure_topology(&t, nullptr, "", &d);
-    EXPECT_TRUE(t.errors.empty());
-    return t;
-  };
   const CostParams c;
   // One node: the pairwise formula, (p-1)(ts + tw m).
   const CostModel one(uniform_topology(1, 6), c);
