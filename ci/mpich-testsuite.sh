@@ -2,13 +2,14 @@
 # Runs MPICH 4.0.2's own test suite (test/mpi/coll) with topoa2a's algorithms
 # selected through LD_PRELOAD of libtopoa2a.so.
 #
-# Usage: ci/mpich-testsuite.sh [--full] [--no-preload | --native PREFIX] [--algs "A B ..."] [--verbose]
+# Usage: ci/mpich-testsuite.sh [--full [--maxnp N]] [--no-preload | --native PREFIX] [--algs "A B ..."] [--verbose]
 #   (default)     the blocking MPI_Alltoall/MPI_Alltoallv tests listed in
 #                 ci/mpich-testsuite/alltoall.testlist, once per algorithm:
 #                 ring ring_bidir mesh hypercube onefactor onefactor_xor topo_auto
-#   --full        MPICH's whole coll/testlist once, with topo_auto, less the
-#                 entries listed in ci/mpich-testsuite/full-excluded.txt (each
-#                 with its reason; see docs/mpich-testsuite.md)
+#   --full        MPICH's whole coll/testlist once, with topo_auto, np capped
+#                 at 4 (--maxnp), less the entries listed in
+#                 ci/mpich-testsuite/full-excluded.txt (each with its reason;
+#                 see docs/mpich-testsuite.md)
 #   --no-preload  stock MPICH, no LD_PRELOAD; default algorithms "brucks pairwise"
 #                 (MPICH's own values), "auto" with --full. Also chosen, with a
 #                 warning, when TOPOA2A_LIB is unset and the default library
@@ -21,8 +22,10 @@
 #   --maxnp N     --full only: run every coll/testlist entry with more than N
 #                 processes with N instead, dropping entries that then repeat
 #                 one already listed (default 4, TOPOA2A_FULL_MAXNP; 0 keeps
-#                 MPICH's counts, up to 16). On 2 oversubscribed cores, where
-#                 ch4 busy-polls, MPICH's counts take well over an hour.
+#                 MPICH's counts, up to 16). Programs that need a particular
+#                 count (ci/mpich-testsuite/full-keepnp.txt) are never capped.
+#                 On 2 oversubscribed cores, where ch4 busy-polls, MPICH's
+#                 counts take well over an hour.
 #   --algs LIST   the algorithm values to run (space separated)
 #   --verbose     runtests -verbose (every program's output in runtests.log)
 #
