@@ -377,6 +377,22 @@ exec ip netns exec "\$ns" unshare --uts sh -c 'hostname "\$0" && exec sh -c "\$1
 EOF
   chmod +x "$TMP/launch"
 
+  # the kernel reports a new veth's carrier through its link watcher, which
+  # may run up to a second late: until then the link is NO-CARRIER, and UCX
+  # skips an interface that is not RUNNING ("network device 'd0' is not
+  # available"). Wait until every link of every host is up.
+  local waited=0 down
+  while :; do
+    down=""
+    for ((i = 0; i < NHOSTS; i++)); do
+      ns=$(hostns "$i")
+      down="$down$(ip -n "$ns" -o link show | awk -F': ' '$2 != "lo" && !/state UP/ {sub(/@.*/, "", $2); printf " %s:%s", ns, $2}' ns="$ns")"
+    done
+    [ -z "$down" ] && break
+    [ "$waited" -ge 100 ] && die "links still down after 10 s:$down"
+    sleep 0.1; waited=$((waited + 1))
+  done
+
   # every host reaches every other over the data network (a TCP connect to
   # the discard port: nothing listens, so a reset proves the path)
   local bad=0 j dsts
