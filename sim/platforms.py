@@ -79,7 +79,7 @@ def describe(kind, p):
         glinks = 4
         attrs = {"topology": "DRAGONFLY",
                  "topo_parameters": f"{groups},{glinks};{chassis},2;{routers},1;{hosts}"}
-        model = "switch"  # topoa2a has no dragonfly kind: switch-like
+        model = f"dragonfly:{groups}x{p // groups}x{glinks}"
         diameter = 6  # host link, local, global, local, host link (+1 chassis hop)
         half = groups // 2
         bisection_links = half * half * glinks
@@ -98,9 +98,11 @@ def describe(kind, p):
         "bisection_links": bisection_links,
         "injection_links": injection_links,
         # t_s, t_w for the seed formulas and topo_auto's cost model: one
-        # receive overhead plus one hop; one link's bandwidth.
+        # receive overhead plus one hop; one link's bandwidth; and the
+        # latency of each further link on a route (topo_auto's ts_hop).
         "ts": RECV_OVERHEAD + lat,
         "tw": 1.0 / bw,
+        "hop": lat,
     }
 
 

@@ -7,6 +7,10 @@
 #                              "fattree-64 topoa2a", "ring-256 smpi-pair")
 #                              matches the extended regex RE; their rows in
 #                              build/sim/raw.csv are replaced, the rest kept
+#   bash sim/run.sh --auto [--only RE]
+#                              only topo_auto (run "topo_auto"; after a
+#                              change to the cost model); only its rows are
+#                              replaced
 #
 # Builds build/sim/sim_a2a with smpicxx (sim/Makefile), writes the platforms
 # (sim/platforms.py), runs the sweep below with smpirun, then sim/analyze.py
@@ -18,11 +22,13 @@ cd "$(dirname "$0")/.."
 
 quick=0
 only=
+auto_only=0
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
     --only) only=$2; shift ;;
-    *) echo "usage: bash sim/run.sh [--quick] [--only REGEX]" >&2; exit 2 ;;
+    --auto) auto_only=1 ;;
+    *) echo "usage: bash sim/run.sh [--quick] [--only REGEX] [--auto]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -43,6 +49,8 @@ make -s -f sim/Makefile BUILD="$OUT" -j"$(nproc)"
 mkdir -p "$OUT/platforms" "$OUT/logs"
 csv=$OUT/raw.csv
 timing=$OUT/timing.csv
+if ((auto_only)) && [[ -z $only ]]; then only=' topo_auto$'; fi
+if ((auto_only)); then [[ -f $csv ]] || { echo "sim: --auto needs $csv" >&2; exit 2; }; fi
 if [[ -z $only ]]; then
   : >"$csv"
   echo "platform,p,run,wall_s,status" >"$timing"
@@ -76,11 +84,11 @@ else
     "torus3d 64 $small all $smpi64"
     "fattree 64 $small all $smpi64"
     "dragonfly 64 $small all $smpi64"
-    "ring 256 8,2048 all pair,bruck,2dmesh"
-    "torus2d 256 8,2048 $ours256 pair,bruck,2dmesh"
-    "torus3d 256 8,2048 $ours256 pair,bruck,2dmesh"
-    "fattree 256 8,2048 $ours256 pair,bruck,2dmesh"
-    "dragonfly 256 8,2048 $ours256 pair,bruck,2dmesh"
+    "ring 256 8,2048 all pair,bruck,2dmesh,basic_linear"
+    "torus2d 256 8,2048 $ours256 pair,bruck,2dmesh,basic_linear"
+    "torus3d 256 8,2048 $ours256 pair,bruck,2dmesh,basic_linear"
+    "fattree 256 8,2048 $ours256 pair,bruck,2dmesh,basic_linear"
+    "dragonfly 256 8,2048 $ours256 pair,bruck,2dmesh,basic_linear"
     # p=1024: not on the dragonfly (time budget).
     "torus2d 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
     "torus3d 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
@@ -94,10 +102,12 @@ run() {  # name p label args...
   if [[ -n $only ]]; then
     [[ "$name $label" =~ $only ]] || return 0
     # Replace this run's rows.
-    python3 - "$csv" "$timing" "$name" "$label" <<'PY'
+    python3 - "$csv" "$timing" "$name" "$label" "$auto_only" <<'PY'
 import sys
-csv, timing, name, label = sys.argv[1:]
+csv, timing, name, label, auto_only = sys.argv[1:]
 def mine(alg):
+    if auto_only == "1":
+        return alg == "topo_auto"
     return alg == "smpi:" + label[5:] if label.startswith("smpi-") else not alg.startswith("smpi:")
 rows = [l for l in open(csv) if not (l.split(",")[0] == name and mine(l.split(",")[2]))]
 open(csv, "w").writelines(rows)
@@ -126,9 +136,13 @@ for line in "${sweep[@]}"; do
   name=$kind-$p
   topo=$(python3 sim/platforms.py write "$OUT/platforms" "$kind" "$p")
   cost=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); \
-print(f\"ts_intra={d['ts']*1e6:g}us,ts_inter={d['ts']*1e6:g}us,tw_intra={d['tw']*1e9:g}ns,tw_inter={d['tw']*1e9:g}ns\")" \
+print(f\"ts_intra={d['ts']*1e6:g}us,ts_inter={d['ts']*1e6:g}us,tw_intra={d['tw']*1e9:g}ns,tw_inter={d['tw']*1e9:g}ns,ts_hop={d['hop']*1e6:g}us\")" \
     "$(python3 sim/platforms.py info "$kind" "$p")")
   common=(--platform "$name" --sizes "$sizes" --iters 1 --warmup 0 --csv "$csv" --cost "$cost")
+  if ((auto_only)); then
+    run "$name" "$p" topo_auto "$OUT/sim_a2a" "${common[@]}" --algs topo_auto --topology "$topo"
+    continue
+  fi
   run "$name" "$p" topoa2a "$OUT/sim_a2a" "${common[@]}" --algs "$ours" --topology "$topo"
   for alg in ${smpi//,/ }; do
     run "$name" "$p" "smpi-$alg" --cfg=smpi/alltoall:"$alg" "$OUT/sim_a2a" "${common[@]}" \

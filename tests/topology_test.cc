@@ -105,6 +105,14 @@ TEST(NetworkFile, KindsAndDims) {
   EXPECT_EQ(d.kind, NetKind::kFatTree);
   ASSERT_TRUE(parse_network_file("", "f", &d, &err)) << err;
   EXPECT_EQ(d.kind, NetKind::kUnknown);
+  // A dragonfly: groups x endpoints per group [x global links per pair];
+  // host coordinates are (group, index).
+  ASSERT_TRUE(parse_network_file("network dragonfly 4x16x2\nhost a 3 15\n", "f", &d, &err)) << err;
+  EXPECT_EQ(d.kind, NetKind::kDragonfly);
+  EXPECT_EQ(d.dims, (std::vector<int>{4, 16, 2}));
+  EXPECT_EQ(d.hosts["a"], (std::vector<int>{3, 15}));
+  ASSERT_TRUE(parse_network_file("network dragonfly 2x8\n", "f", &d, &err)) << err;
+  EXPECT_EQ(d.dims, (std::vector<int>{2, 8}));
 }
 
 struct BadFile {
@@ -123,6 +131,10 @@ TEST(NetworkFile, MalformedGivesPosition) {
       {"network switch 4\n", "bad.net:1:16: ", "takes no dimensions"},
       {"network hypercube 12\n", "bad.net:1:19: ", "power of two"},
       {"network ring 2x2\n", "bad.net:1:14: ", "one dimension"},
+      {"network dragonfly\n", "bad.net:1:18: ", "GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS]"},
+      {"network dragonfly 4\n", "bad.net:1:19: ", "a dragonfly takes GROUPSx"},
+      {"network dragonfly 2x2x2x2\n", "bad.net:1:19: ", "a dragonfly takes GROUPSx"},
+      {"network dragonfly 2x4\nhost a 2 0\n", "bad.net:2:8: ", "coordinate 2 is outside 0..1"},
       {"host a 0 0\nnetwork torus 2x2\n", "bad.net:1:1: ", "after the network line"},
       {"network torus 4x4\nhost a 0 4\n", "bad.net:2:10: ", "coordinate 4 is outside 0..3"},
       {"network torus 4x4\nhost a 16\n", "bad.net:2:8: ", "outside 0..15"},
@@ -169,19 +181,22 @@ TEST(Forced, ValidStrings) {
   EXPECT_EQ(d.layout_nodes, 4);
   EXPECT_EQ(d.kind, NetKind::kTorus);
   EXPECT_EQ(d.dims, (std::vector<int>{2, 2}));
+  ASSERT_TRUE(parse_forced_topology("dragonfly:4x64x4", &d, &err)) << err;
+  EXPECT_EQ(d.kind, NetKind::kDragonfly);
+  EXPECT_EQ(d.dims, (std::vector<int>{4, 64, 4}));
 }
 
 TEST(Forced, ErrorsNameValidValues) {
-  const char* bad[] = {"tourus",     "",         "torus:4x", "nodes:2",
-                       "ring,torus", "ring:2x2", "switch:4", "nodes:2x2,nodes:2x2",
-                       "ring,,"};
+  const char* bad[] = {"tourus",     "",          "torus:4x",   "nodes:2",
+                       "ring,torus", "ring:2x2",  "switch:4",   "nodes:2x2,nodes:2x2",
+                       "ring,,",     "dragonfly", "dragonfly:8"};
   for (const char* b : bad) {
     NetworkDesc d;
     std::string err;
     EXPECT_FALSE(parse_forced_topology(b, &d, &err)) << b;
     EXPECT_NE(err.find("MPIR_CVAR_TOPOA2A_TOPOLOGY"), std::string::npos) << err;
     EXPECT_NE(err.find("valid items: switch, fat_tree, ring[:N], mesh[:AxB...], torus[:AxB...], "
-                       "hypercube[:N], nodes:NxR"),
+                       "hypercube[:N], dragonfly:GxH[xL], nodes:NxR"),
               std::string::npos)
         << err;
   }
@@ -256,6 +271,25 @@ TEST(Apply, ForcedNetworkOnOneNodeIsRankLevel) {
   EXPECT_FALSE(both.network.rank_level);
   EXPECT_EQ(both.network.dims, std::vector<int>{4});
   EXPECT_EQ(both.network.endpoint_of_rank, (std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3}));
+
+  // A dragonfly of ranks: 4 groups of 4, 2 global links per group pair;
+  // the global link count is not an endpoint dimension.
+  Topology df = uniform_topology(1, 16);
+  ASSERT_TRUE(parse_forced_topology("dragonfly:4x4x2", &d, &err));
+  configure_topology(&df, nullptr, "", &d);
+  EXPECT_TRUE(df.errors.empty());
+  EXPECT_TRUE(df.network.rank_level);
+  EXPECT_FALSE(df.network.direct());
+  EXPECT_EQ(df.network.dims, (std::vector<int>{4, 4}));
+  EXPECT_EQ(df.network.global_links, 2);
+  EXPECT_EQ(df.network.group_of(df.network.endpoint_of_rank[13]), 3);
+  EXPECT_EQ(describe(df.network), "dragonfly 4x4 (2 global links per group pair)");
+  Topology small = uniform_topology(16, 1);
+  ASSERT_TRUE(parse_forced_topology("dragonfly:2x4", &d, &err));
+  configure_topology(&small, nullptr, "", &d);
+  ASSERT_EQ(small.errors.size(), 1u);
+  EXPECT_NE(small.errors[0].find("8 endpoints, fewer than the 16 nodes"), std::string::npos)
+      << small.errors[0];
 }
 
 TEST(Apply, FileHostsPlaceNodes) {
@@ -345,7 +379,11 @@ TEST(Cost, ParseOverrides) {
   EXPECT_DOUBLE_EQ(c.tw_inter, 0.08e-9);
   EXPECT_DOUBLE_EQ(c.ts_intra, 3e-7);
   EXPECT_DOUBLE_EQ(c.tw_intra, 0.1e-9);
-  EXPECT_EQ(to_string(CostParams{}), "ts_intra=0.5us,tw_intra=0.1ns,ts_inter=2us,tw_inter=0.1ns");
+  EXPECT_DOUBLE_EQ(c.ts_hop, 0);
+  ASSERT_TRUE(parse_cost_params("ts_hop=100ns", &c, &err)) << err;
+  EXPECT_DOUBLE_EQ(c.ts_hop, 0.1e-6);
+  EXPECT_EQ(to_string(CostParams{}),
+            "ts_intra=0.5us,tw_intra=0.1ns,ts_inter=2us,tw_inter=0.1ns,ts_hop=0us");
 
   for (const char* bad : {"", "ts=1", "ts_inter", "ts_inter=-1", "ts_inter=1xs", "ts_inter=abc"}) {
     CostParams keep;
@@ -489,9 +527,16 @@ TEST(Model, RingNetworkPrefersRingForLargeMessages) {
   std::string err;
   ASSERT_TRUE(parse_forced_topology("ring", &d, &err));
   configure_topology(&t, nullptr, "", &d);
+  std::vector<std::string> rounds = default_candidates();
+  rounds.erase(std::find(rounds.begin(), rounds.end(), "scattered"));
   for (size_t m : {size_t{64} << 10, size_t{1} << 20, size_t{16} << 20}) {
-    const Choice ch = choose_auto(t, m, CostParams{});
+    const Choice ch = choose_auto(t, m, CostParams{}, rounds);
     EXPECT_EQ(ch.algorithm, "ring_bidir") << ch.reason;
+    // All at once moves the same load over the ring's busiest link: the
+    // two are within a few percent, either may win.
+    const Choice all = choose_auto(t, m, CostParams{});
+    EXPECT_TRUE(all.algorithm == "ring_bidir" || all.algorithm == "scattered") << all.reason;
+    EXPECT_LT(ch.predicted, 1.1 * all.predicted) << all.reason;
   }
   // On one node (no network) the ring does not win large messages.
   const Choice flat = choose_auto(uniform_topology(1, 8), size_t{1} << 20, CostParams{});
@@ -589,8 +634,12 @@ TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
   }
   EXPECT_EQ(choose_auto(uniform_topology(16, 1), 1 << 20, CostParams{}, both).algorithm,
             "onefactor_xor");
-  // With the default candidates, large blocks on a fat tree of 64 nodes.
-  EXPECT_EQ(choose_auto(forced("fat_tree", 64), 1 << 16, CostParams{}).algorithm, "onefactor_xor");
+  // With the default round-by-round candidates, large blocks on a fat tree
+  // of 64 nodes.
+  std::vector<std::string> rounds = default_candidates();
+  rounds.erase(std::find(rounds.begin(), rounds.end(), "scattered"));
+  EXPECT_EQ(choose_auto(forced("fat_tree", 64), 1 << 16, CostParams{}, rounds).algorithm,
+            "onefactor_xor");
   // Not a power of two: only the plain pairing applies.
   EXPECT_EQ(choose_auto(forced("fat_tree", 12), 1 << 20, CostParams{}, both).algorithm,
             "onefactor");
@@ -601,16 +650,23 @@ TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
 
 TEST(Model, ScatteredPricesAllMessagesInFlight) {
   const CostParams c;
-  // One node: the pairwise formula, (p-1)(ts + tw m).
+  // One node: the copies take the CPU one after another, the pairwise
+  // formula, (p-1)(ts + tw m).
   const CostModel one(uniform_topology(1, 6), c);
   EXPECT_DOUBLE_EQ(one.estimate("scattered", 4096).predicted, 5 * (c.ts_intra + c.tw_intra * 4096));
   EXPECT_EQ(one.estimate("scattered", 4096).rounds, 1);
-  // A switch: each NIC carries p-1 messages at once, no better than rounds
-  // of one message each; the tie goes to the earlier candidate.
+  // A switch: each NIC carries p-1 messages, pipelined: after the first,
+  // each costs the larger of its start-up and its wire time.
   const CostModel sw(forced("switch", 16), c);
-  EXPECT_DOUBLE_EQ(sw.estimate("scattered", 1 << 20).predicted,
-                   sw.estimate("pairwise", 1 << 20).predicted);
-  EXPECT_NE(choose_auto(forced("switch", 16), 1 << 20, c).algorithm, "scattered");
+  const double ts = c.ts_inter, wire = c.tw_inter * (1 << 20);
+  EXPECT_DOUBLE_EQ(sw.estimate("scattered", 1 << 20).predicted, ts + wire + 14 * wire);
+  EXPECT_DOUBLE_EQ(sw.estimate("pairwise", 1 << 20).predicted, 15 * (ts + wire));
+  EXPECT_DOUBLE_EQ(sw.estimate("scattered", 8).predicted, ts + c.tw_inter * 8 + 14 * ts);
+  EXPECT_EQ(choose_auto(forced("switch", 16), 1 << 20, c).algorithm, "scattered");
+  // Two ranks: one message, nothing to overlap.
+  const CostModel two(forced("switch", 2), c);
+  EXPECT_DOUBLE_EQ(two.estimate("scattered", 4096).predicted,
+                   two.estimate("pairwise", 4096).predicted);
   // A torus: the all-pairs load of the busiest link, spread over each rank's
   // p-1 messages, is below the sum of the per-round maxima of any round-by-
   // round direct exchange, so large blocks go all at once.
@@ -621,6 +677,78 @@ TEST(Model, ScatteredPricesAllMessagesInFlight) {
   EXPECT_EQ(choose_auto(torus, 1 << 20, c).algorithm, "scattered");
   // Small blocks: p-1 start-ups lose to log2(p) rounds.
   EXPECT_NE(choose_auto(torus, 8, c).algorithm, "scattered");
+}
+
+// The p = 256 dragonfly simulated in sim/ (4 groups of 64, 4 global links
+// per group pair), at the simulation's link parameters.
+TEST(Model, DragonflyChargesGlobalBundles) {
+  CostParams c;
+  c.ts_inter = c.ts_intra = 1.1e-6;
+  c.tw_inter = c.tw_intra = 0.1e-9;
+  const size_t m = 2048;
+  const Topology df = forced("dragonfly:4x64x4", 256);
+  const CostModel model(df, c);
+  // The hypercube's two cross-group rounds send a whole group to one other
+  // group: 64 messages of 128 blocks on 4 links, C = 16. A 1-factor round
+  // sends 64 messages of one block, mostly to one or two other groups.
+  const Estimate hc = model.estimate("hypercube", m);
+  const Estimate of = model.estimate("onefactor", m);
+  EXPECT_NEAR(hc.congestion, (6 * 1 + 2 * 16) / 8.0, 1e-9);
+  EXPECT_GT(of.congestion, 8);
+  EXPECT_LT(of.predicted, hc.predicted);
+  const std::vector<std::string> rounds = {"hypercube", "onefactor", "onefactor_xor", "brucks",
+                                           "pairwise"};
+  const Choice ch = CostModel(df, c, rounds).choose(m);
+  EXPECT_EQ(ch.algorithm, "onefactor") << ch.reason;
+  // Priced as a switch, the hypercube would win: no bundle to congest.
+  EXPECT_EQ(choose_auto(forced("switch", 256), m, c, rounds).algorithm, "hypercube");
+  // All at once, the all-pairs load of a bundle (64 x 64 / 4) spreads over
+  // each rank's 255 messages: C = 4, below any round-by-round exchange.
+  EXPECT_NEAR(model.estimate("scattered", m).congestion, 64.0 * 64 / 4 / 255, 1e-9);
+  EXPECT_EQ(model.choose(m).algorithm, "scattered");
+  // Enough global links make the dragonfly a switch again.
+  const CostModel wide(forced("dragonfly:4x64x64", 256), c);
+  EXPECT_DOUBLE_EQ(wide.estimate("hypercube", m).predicted,
+                   CostModel(forced("switch", 256), c).estimate("hypercube", m).predicted);
+  // Small blocks still take the fewest rounds.
+  EXPECT_EQ(model.choose(8).algorithm, "hypercube");
+}
+
+TEST(Model, HopLatencyChargesLinksBeyondTheFirst) {
+  CostParams c;
+  const Topology ring = forced("ring:8", 8);
+  const Estimate base = CostModel(ring, c).estimate("hypercube", 64);
+  c.ts_hop = 1e-6;
+  // The hypercube's rounds on a ring of 8 go 1, 2 and 4 links: 0 + 1 + 3
+  // links beyond the first.
+  const Estimate hop = CostModel(ring, c).estimate("hypercube", 64);
+  EXPECT_DOUBLE_EQ(hop.extra_hops, 4);
+  EXPECT_NEAR(hop.predicted - base.predicted, 4e-6, 1e-15);
+  // Neighbour algorithms cross one link per message.
+  EXPECT_DOUBLE_EQ(CostModel(ring, c).estimate("ring", 64).extra_hops, 0);
+  // Through a switch a message crosses two links, a two-level fat tree four,
+  // a dragonfly three inside a group and five between groups
+  // (onefactor_xor on 4 groups of 4: rounds 1..3 stay inside a group,
+  // rounds 4..15 leave it).
+  EXPECT_DOUBLE_EQ(CostModel(forced("switch", 16), c).estimate("onefactor", 64).extra_hops, 15);
+  EXPECT_DOUBLE_EQ(CostModel(forced("fat_tree", 16), c).estimate("onefactor", 64).extra_hops, 45);
+  EXPECT_DOUBLE_EQ(
+      CostModel(forced("dragonfly:4x4", 16), c).estimate("onefactor_xor", 64).extra_hops,
+      3 * 2 + 12 * 4);
+  // scattered's one round pays its routes once.
+  EXPECT_DOUBLE_EQ(CostModel(forced("switch", 16), c).estimate("scattered", 64).extra_hops, 1);
+  // On the simulated 8x8x4 torus, 2 KiB blocks (sim/README.md), the hop
+  // latency tips the choice from onefactor_xor to the hypercube, whose
+  // 8 rounds pay their routes once each instead of 255 times.
+  CostParams sim;
+  sim.ts_inter = sim.ts_intra = 1.1e-6;
+  sim.tw_inter = sim.tw_intra = 0.1e-9;
+  const Topology torus = forced("torus:4x8x8", 256);
+  const std::vector<std::string> rounds = {"hypercube", "onefactor", "onefactor_xor", "brucks",
+                                           "pairwise"};
+  EXPECT_EQ(choose_auto(torus, 2048, sim, rounds).algorithm, "onefactor_xor");
+  sim.ts_hop = 0.1e-6;
+  EXPECT_EQ(choose_auto(torus, 2048, sim, rounds).algorithm, "hypercube");
 }
 
 TEST(Model, UnknownAndInapplicableCandidates) {

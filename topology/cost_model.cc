@@ -27,6 +27,7 @@ constexpr CostKey kCostKeys[] = {
     {"tw_intra", &CostParams::tw_intra, "ns", 1e-9},
     {"ts_inter", &CostParams::ts_inter, "us", 1e-6},
     {"tw_inter", &CostParams::tw_inter, "ns", 1e-9},
+    {"ts_hop", &CostParams::ts_hop, "us", 1e-6},
 };
 
 std::string trim(const std::string& s) {
@@ -46,7 +47,8 @@ std::string fmt_g(double v) {
 
 bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error) {
   static const char* kHelp =
-      "expected key=value[,key=value...] with keys ts_intra, tw_intra, ts_inter, tw_inter and "
+      "expected key=value[,key=value...] with keys ts_intra, tw_intra, ts_inter, tw_inter, "
+      "ts_hop and "
       "values in seconds (per byte for tw) with an optional unit s, ms, us, ns, ps, e.g. "
       "'ts_inter=1.5us,tw_inter=0.08ns'";
   CostParams c = *inout;
@@ -172,8 +174,8 @@ double seed_time(const std::string& name, int p, const Params& params, double ts
                  double m) {
   if (const Algorithm* a = find_algorithm(name)) return a->time(p, params, ts, tw, m);
   if (name == kBrucks) return ceil_log2(p) * (ts + tw * m * p / 2.0);
-  // scattered: every message of the exchange in flight at once, so its one
-  // round carries p-1 messages per rank; tw is per message (see price()).
+  // scattered priced alone, without a network: one message after another
+  // (on a network price() pipelines them).
   if (name == kPairwise || name == kScattered) return (p - 1) * (ts + tw * m);
   return 0;
 }
@@ -310,6 +312,12 @@ class LinkLoads {
     } else {
       const int units = n.rank_level ? t.size : t.nodes;
       slots_ = static_cast<size_t>(units) * 2;  // injection, ejection
+      if (n.kind == NetKind::kDragonfly && n.dims.size() == 2) {
+        groups_ = n.dims[0];
+        bundles_ = slots_;  // then one slot per ordered pair of groups
+        slots_ += static_cast<size_t>(groups_) * groups_;
+        bundle_share_ = 1.0 / std::max(1, n.global_links);
+      }
     }
     load_.assign(slots_, 0);
     stamp_.assign(slots_, 0);
@@ -318,13 +326,26 @@ class LinkLoads {
   void begin_round() {
     ++gen_;
     max_ = 0;
+    messages_ = 0;
+    links_ = 0;
   }
 
+  // Charge a message's route: every link it crosses carries one more
+  // message (a dragonfly's global bundle 1/L: its L links share the load).
   void add_message(int src, int dst) {
     const Network& n = t_.network;
+    ++messages_;
     if (!n.direct()) {
       bump(2 * static_cast<size_t>(t_.unit_of_rank(src)));
       bump(2 * static_cast<size_t>(t_.unit_of_rank(dst)) + 1);
+      if (groups_ > 0) {
+        const int gs = n.group_of(n.endpoint_of_rank[src]);
+        const int gd = n.group_of(n.endpoint_of_rank[dst]);
+        if (gs != gd) bump(bundles_ + static_cast<size_t>(gs) * groups_ + gd, bundle_share_);
+        links_ += gs != gd ? 5 : 3;  // host, local (, global, local), host
+      } else {
+        links_ += n.kind == NetKind::kFatTree ? 4 : 2;  // up (to the spine) and down
+      }
       return;
     }
     int cur = n.endpoint_of_rank[src];
@@ -343,6 +364,7 @@ class LinkLoads {
         steps = std::abs(b - a);
       }
       int c = a;
+      links_ += steps;
       for (int s = 0; s < steps; ++s) {
         bump((static_cast<size_t>(cur) * nd_ + d) * 2 + (dir > 0 ? 0 : 1));
         const int next = n.periodic[d] ? mod(c + dir, ext) : c + dir;
@@ -353,27 +375,36 @@ class LinkLoads {
   }
 
   double max_load() const { return max_; }
+  // Links beyond the first on the round's routes, averaged over its messages.
+  double mean_extra_hops() const {
+    return messages_ > 0 ? std::max(0.0, links_ / messages_ - 1.0) : 0.0;
+  }
 
   // A rough cost of routing one message, for sampling.
   double hops_estimate() const {
     const Network& n = t_.network;
+    if (!n.direct()) return 2;
     double h = 1;
     for (size_t d = 0; d < n.dims.size(); ++d) h += n.dims[d] / (n.periodic[d] ? 4.0 : 3.0);
     return h;
   }
 
  private:
-  void bump(size_t i) {
+  void bump(size_t i, double w = 1) {
     if (stamp_[i] != gen_) {
       stamp_[i] = gen_;
       load_[i] = 0;
     }
-    load_[i] += 1;
+    load_[i] += w;
     max_ = std::max(max_, load_[i]);
   }
 
   const Topology& t_;
   int nd_ = 0;
+  int groups_ = 0;           // dragonfly
+  size_t bundles_ = 0;       // dragonfly: first bundle slot
+  double bundle_share_ = 1;  // dragonfly: 1 / global links per pair
+  double messages_ = 0, links_ = 0;
   std::vector<int> stride_;
   size_t slots_ = 0;
   std::vector<double> load_;
@@ -512,6 +543,7 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
         const double congestion = std::max(1.0, loads.max_load() / per);
         o.congestion_weight += weight * congestion;
         o.tw_net_weight += weight * std::max(cost_.tw_intra, cost_.tw_inter * congestion);
+        o.hop_weight += weight * loads.mean_extra_hops();
       }
     }
     out.push_back(o);
@@ -526,7 +558,7 @@ CostModel::CostModel(const Topology& topo, const CostParams& cost,
     // A hand-built topology without endpoints: one per unit.
     topo_.network.endpoint_of_rank.resize(topo_.size);
     for (int r = 0; r < topo_.size; ++r) topo_.network.endpoint_of_rank[r] = topo_.unit_of_rank(r);
-    if (topo_.network.direct() &&
+    if (topo_.network.has_coords() &&
         topo_.network.endpoints() < (topo_.network.rank_level ? topo_.size : topo_.nodes))
       topo_.network.dims.clear();
   }
@@ -558,9 +590,24 @@ Estimate CostModel::price(const Option& o, size_t m) const {
   }
   const double md = static_cast<double>(m);
   const int p = topo_.size;
-  e.predicted = seed_time(o.algorithm, p, resolve_params(p, o.params), e.ts_eff, e.tw_eff, md);
+  if (o.algorithm == kScattered && net > 0 && p > 2) {
+    // Every message in flight at once: the NICs move one message while the
+    // ranks start the next, so after the first, each message costs the
+    // larger of its start-up and its wire time (tw_eff: per message, the
+    // busiest link's load shared out over the p-1 messages). Measured so in
+    // the emulated cluster and the simulation: 8 B blocks cost (p-1) t_s,
+    // 2-32 KiB blocks about the busiest link's wire time (bench/EMULATION.md,
+    // sim/README.md). Inside a node the copies take the CPU: no overlap.
+    e.predicted = e.ts_eff + e.tw_eff * md + (p - 2) * std::max(e.ts_eff, e.tw_eff * md);
+  } else {
+    e.predicted = seed_time(o.algorithm, p, resolve_params(p, o.params), e.ts_eff, e.tw_eff, md);
+  }
   if (o.algorithm == kBrucks && p > 1)
     e.predicted += 2.0 * p * md * cost_.tw_intra;  // initial and final local rotation
+  // Hop latency: each network round waits for its routes beyond the first
+  // link (scattered's one round: once, its messages fly together).
+  e.extra_hops = o.hop_weight;
+  e.predicted += cost_.ts_hop * o.hop_weight;
   return e;
 }
 
@@ -603,7 +650,7 @@ std::string label(const Estimate& e) {
 
 namespace {
 // The order in which candidates break ties: the candidate order, except that
-// on a switch-like network (switch, fat_tree, unknown) that the
+// on a switch-like network (switch, fat_tree, dragonfly, unknown) that the
 // communicator spans, the XOR 1-factor goes just before the (i - j) mod
 // (p - 1) one. Both price alike (one block per round through each NIC), and
 // on a single crossbar both are contention-free; but a fat tree's static
@@ -615,8 +662,8 @@ std::vector<size_t> tie_order(const std::vector<std::string>& candidates, const 
   std::vector<size_t> order(candidates.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   const NetKind kind = t.network.kind;
-  const bool switch_like =
-      kind == NetKind::kSwitch || kind == NetKind::kFatTree || kind == NetKind::kUnknown;
+  const bool switch_like = kind == NetKind::kSwitch || kind == NetKind::kFatTree ||
+                           kind == NetKind::kDragonfly || kind == NetKind::kUnknown;
   if (!switch_like || !t.spans_network()) return order;
   auto at = [&](const char* name) {
     return static_cast<size_t>(std::find(candidates.begin(), candidates.end(), name) -

@@ -8,7 +8,10 @@
 // that crosses the network costs (ts_inter, tw_inter * congestion), where
 // congestion is the largest number of the round's messages that share one
 // link (a node's NIC on a switch; a routed link on a ring / mesh / torus /
-// hypercube). The model is described in topology/README.md.
+// hypercube; a dragonfly's bundle of global links between two groups). Each
+// network round also pays ts_hop for every link beyond the first on its
+// messages' routes (averaged over the round's messages). The model is
+// described in topology/README.md.
 #pragma once
 
 #include <cstddef>
@@ -27,10 +30,11 @@ struct CostParams {
   double tw_intra = 0.1e-9;  // 10 GB/s per rank inside a node
   double ts_inter = 2.0e-6;  // network message latency
   double tw_inter = 0.1e-9;  // 10 GB/s per link / NIC (100 Gb/s class)
+  double ts_hop = 0;         // per link beyond the first on a route (0: not modelled)
 };
 
 // Parse MPIR_CVAR_TOPOA2A_COST: "key=value[,key=value...]" with keys
-// ts_intra, tw_intra, ts_inter, tw_inter; a value is a non-negative number
+// ts_intra, tw_intra, ts_inter, tw_inter, ts_hop; a value is a non-negative number
 // with an optional unit: s, ms, us, ns, ps (tw: per byte). Keys not given
 // keep their value in *inout. On error returns false and sets *error.
 bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error);
@@ -55,6 +59,7 @@ struct Estimate {
   double ts_eff = 0, tw_eff = 0;  // the averaged parameters used
   double network_fraction = 0;    // share of rounds that use the network
   double congestion = 0;          // mean congestion of the network rounds
+  double extra_hops = 0;          // links beyond the first, summed over the network rounds
 };
 
 struct Choice {
@@ -80,7 +85,7 @@ class CostModel {
 
   // The argmin over the constructor's candidates. Ties (relative difference
   // below 1e-9) go to the earlier candidate, except that on a switch-like
-  // network (switch, fat_tree, unknown) that the communicator spans,
+  // network (switch, fat_tree, dragonfly, unknown) that the communicator spans,
   // onefactor_xor counts as coming just before onefactor (its pairing is
   // contention-free under a fat tree's static routing).
   Choice choose(size_t m) const;
@@ -98,6 +103,7 @@ class CostModel {
     double network_weight = 0;     // rounds that use the network
     double congestion_weight = 0;  // sum over those rounds of the congestion
     double tw_net_weight = 0;      // sum over those of max(tw_intra, tw_inter * congestion)
+    double hop_weight = 0;         // sum over those of the mean links beyond the first
     double total_weight = 0;       // rounds
   };
 

@@ -57,7 +57,7 @@ bool is_pow2_ll(long long v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // Check the dims written for a kind; returns an empty string or the problem.
 std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
-  if (dims.empty()) return {};
+  if (dims.empty()) return kind == NetKind::kDragonfly ? check_kind_dims(kind, {0}) : std::string();
   switch (kind) {
     case NetKind::kSwitch:
     case NetKind::kFatTree:
@@ -69,6 +69,11 @@ std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
       if (dims.size() != 1 || !is_pow2_ll(dims[0]))
         return "a hypercube takes its number of endpoints, a power of two (e.g. 'hypercube 16')";
       return {};
+    case NetKind::kDragonfly:
+      if (dims.size() != 2 && dims.size() != 3)
+        return "a dragonfly takes GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "
+               "4x16x2': 4 groups of 16, 2 links between each pair of groups)";
+      return {};
     default:
       return {};
   }
@@ -76,6 +81,7 @@ std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
 
 // The dims the coordinates of host / rank lines refer to.
 std::vector<int> coord_dims(NetKind kind, const std::vector<int>& dims) {
+  if (kind == NetKind::kDragonfly && dims.size() >= 2) return {dims[0], dims[1]};
   if (kind != NetKind::kHypercube || dims.empty()) return dims;
   std::vector<int> out;
   for (int e = 1; e < dims[0]; e *= 2) out.push_back(2);
@@ -155,6 +161,8 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
         const std::string why = check_kind_dims(desc.kind, desc.dims);
         if (!why.empty()) return err(tok[2].column, why);
       }
+      if (tok.size() < 3 && desc.kind == NetKind::kDragonfly)
+        return err(end_column(), check_kind_dims(desc.kind, {}));
       if (tok.size() > 3) return err(tok[3].column, "expected end of line after the dimensions");
       network_line = line_no;
       cdims = coord_dims(desc.kind, desc.dims);
@@ -179,7 +187,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
       if (desc.kind == NetKind::kSwitch || desc.kind == NetKind::kFatTree)
         return err(tok[0].column, kw +
                                       " lines need a network with coordinates (ring, mesh, "
-                                      "torus, hypercube), not " +
+                                      "torus, hypercube, dragonfly), not " +
                                       to_string(desc.kind));
       if (tok.size() < 2)
         return err(end_column(), kw == "host" ? "expected a host name" : "expected a rank");
@@ -244,7 +252,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
 bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::string* error) {
   static const char* kValid =
       "valid items: switch, fat_tree, ring[:N], mesh[:AxB...], torus[:AxB...], hypercube[:N], "
-      "nodes:NxR, comma separated (e.g. 'torus:4x4', 'nodes:2x4,ring')";
+      "dragonfly:GxH[xL], nodes:NxR, comma separated (e.g. 'torus:4x4', 'nodes:2x4,ring')";
   NetworkDesc desc;
   auto err = [&](size_t column, const std::string& msg) {
     *error = std::string(kEnvTopology) + "='" + text + "': column " + std::to_string(column + 1) +
@@ -282,6 +290,8 @@ bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::strin
       if (!parse_net_kind(name, &kind)) return err(b, "unknown item '" + item + "'");
       if (have_network) return err(b, "more than one network given");
       desc.kind = kind;
+      if (colon == std::string::npos && kind == NetKind::kDragonfly)
+        return err(b + item.size(), check_kind_dims(kind, {}));
       if (colon != std::string::npos) {
         size_t bad = 0;
         if (!parse_dims(value, &desc.dims, &bad))

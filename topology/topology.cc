@@ -48,6 +48,7 @@ constexpr KindName kKindNames[] = {
     {NetKind::kSwitch, "switch"},       {NetKind::kRing, "ring"},
     {NetKind::kMesh, "mesh"},           {NetKind::kTorus, "torus"},
     {NetKind::kHypercube, "hypercube"}, {NetKind::kFatTree, "fat_tree"},
+    {NetKind::kDragonfly, "dragonfly"},
 };
 }  // namespace
 
@@ -226,10 +227,15 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
   n.source = source;
 
   // How many endpoints the description has, and whether they are ranks.
+  const bool dragonfly = desc.kind == NetKind::kDragonfly;
+  if (dragonfly && desc.dims.size() != 2 && desc.dims.size() != 3)
+    return fail(
+        "a dragonfly needs GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "
+        "4x16x2')");
   long long given = 0;
   if (!desc.dims.empty()) {
     given = 1;
-    for (int d : desc.dims) given *= d;
+    for (size_t i = 0; i < desc.dims.size() && !(dragonfly && i == 2); ++i) given *= desc.dims[i];
   }
   if (forced) {
     n.rank_level = given > 0 ? (given == ws && given != wn) : (wn <= 1 && ws > 1);
@@ -239,7 +245,11 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
   const long long units = n.rank_level ? ws : wn;
   const long long e = given > 0 ? given : units;
 
-  if (!switch_like) {
+  if (dragonfly) {
+    n.dims = {desc.dims[0], desc.dims[1]};
+    n.periodic = {0, 0};
+    n.global_links = desc.dims.size() == 3 ? desc.dims[2] : 1;
+  } else if (!switch_like) {
     if (desc.kind == NetKind::kHypercube) {
       if (e <= 0 || (e & (e - 1)) != 0)
         return fail("a hypercube needs a power-of-two number of endpoints, not " +
@@ -268,7 +278,7 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
       const int w = t->world_rank[r];
       int ep = w;
       auto it = desc.ranks.find(w);
-      if (it != desc.ranks.end() && n.direct()) {
+      if (it != desc.ranks.end() && n.has_coords()) {
         std::string why;
         ep = linear_index(it->second, n.dims, &why);
         if (ep < 0) return fail("rank " + std::to_string(w) + ": " + why);
@@ -288,7 +298,7 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
       if (endpoint_of_node[node] >= 0) continue;
       int ep = t->global_node_of_rank[r];
       bool placed = false;
-      if (n.direct() && node < static_cast<int>(t->node_names.size())) {
+      if (n.has_coords() && node < static_cast<int>(t->node_names.size())) {
         auto it = desc.hosts.find(t->node_names[node]);
         if (it != desc.hosts.end()) {
           std::string why;
@@ -303,7 +313,7 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
       if (ep >= e) return fail("node " + std::to_string(node) + " has no endpoint");
       endpoint_of_node[node] = ep;
     }
-    if (!unplaced.empty() && n.direct()) {
+    if (!unplaced.empty() && n.has_coords()) {
       std::string list;
       for (size_t i = 0; i < unplaced.size() && i < 8; ++i) list += (i ? ", " : "") + unplaced[i];
       if (unplaced.size() > 8) list += ", ...";
@@ -359,6 +369,9 @@ std::string describe(const Network& n) {
   std::string out = to_string(n.kind);
   if (n.kind == NetKind::kHypercube) {
     out += " " + std::to_string(n.endpoints());
+  } else if (n.kind == NetKind::kDragonfly && n.dims.size() == 2) {
+    out += " " + dims_string(n.dims) + " (" + std::to_string(n.global_links) + " global link" +
+           (n.global_links == 1 ? "" : "s") + " per group pair)";
   } else if (!n.dims.empty()) {
     out += " " + dims_string(n.dims);
     const bool uniform = std::all_of(n.periodic.begin(), n.periodic.end(),

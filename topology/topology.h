@@ -41,6 +41,8 @@ enum class NetKind {
   kTorus,      // k-D torus
   kHypercube,  // binary hypercube (stored as a mesh with every extent 2)
   kFatTree,    // full-bisection fat tree (modelled as a switch)
+  kDragonfly,  // groups of endpoints, full bandwidth inside a group, a bundle of
+               // global links between each pair of groups
 };
 
 const char* to_string(Placement p);
@@ -56,8 +58,9 @@ std::string net_kind_names();
 struct NetworkDesc {
   NetKind kind = NetKind::kUnknown;  // kUnknown: no network given
   // Endpoints per dimension as written ("torus 4x4" -> {4, 4}; "ring 8" -> {8};
-  // "hypercube 16" -> {16}, the number of endpoints). Empty: derive from the
-  // number of nodes (or ranks) at resolution time.
+  // "hypercube 16" -> {16}, the number of endpoints; "dragonfly 4x16x2" ->
+  // {4, 16, 2}: groups, endpoints per group, global links per group pair).
+  // Empty: derive from the number of nodes (or ranks) at resolution time.
   std::vector<int> dims;
   // "nodes NxR": simulate N nodes of R ranks each, block placement over the
   // ranks of MPI_COMM_WORLD. 0: not given (use the detected layout).
@@ -77,6 +80,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
 
 // Parse MPIR_CVAR_TOPOA2A_TOPOLOGY, a comma separated list of items:
 //   switch | fat_tree | ring[:N] | mesh[:AxB..] | torus[:AxB..] | hypercube[:N]
+//   | dragonfly:GxH[xL]  (G groups of H endpoints, L global links per pair)
 //   nodes:NxR        (N nodes of R ranks, block placement)
 // e.g. "ring", "torus:4x4", "nodes:2x4", "nodes:4x4,torus:2x2". On error
 // returns false and sets *error, naming the valid values.
@@ -85,10 +89,13 @@ bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::strin
 // The network as the cost model sees it.
 struct Network {
   NetKind kind = NetKind::kUnknown;
-  // Extent and wrap-around of each dimension (ring / mesh / torus / hypercube),
-  // empty for switch, fat_tree and unknown.
+  // Extent and wrap-around of each dimension (ring / mesh / torus / hypercube;
+  // a dragonfly: {groups, endpoints per group}, not periodic), empty for
+  // switch, fat_tree and unknown.
   std::vector<int> dims;
   std::vector<int> periodic;
+  // Dragonfly: links between each pair of groups (each direction).
+  int global_links = 0;
   // true: the endpoints are ranks (each rank has its own network attachment,
   // as in a simulation or a forced topology on one node); false: the endpoints
   // are nodes, and ranks on one node share its attachment.
@@ -101,8 +108,12 @@ struct Network {
 
   int endpoints() const;  // product of dims (0 when dims is empty)
   bool direct() const {   // routed over dims (ring, mesh, torus, hypercube)
-    return !dims.empty();
+    return !dims.empty() && kind != NetKind::kDragonfly;
   }
+  // Endpoints have coordinates (host / rank lines place nodes on them).
+  bool has_coords() const { return !dims.empty(); }
+  // Dragonfly: the group of an endpoint.
+  int group_of(int endpoint) const { return endpoint / dims[1]; }
 };
 
 struct Topology {
