@@ -9,15 +9,12 @@
 namespace bench {
 namespace {
 
-// MPICH 4.0.2's values, in the order of its generated enums.
-const std::vector<std::string> kMpichAlltoall = {
-    "auto", "brucks", "nb", "pairwise", "pairwise_sendrecv_replace", "scattered"};
-const std::vector<std::string> kMpichAlltoallv = {"auto", "nb", "pairwise_sendrecv_replace",
-                                                  "scattered"};
-const std::vector<std::string> kFallback = {"error", "print", "silent"};
+using topoa2a::kMpichAlltoallValues;
+using topoa2a::kMpichAlltoallvValues;
+using topoa2a::kMpichFallbackValues;
 
 bool is_mpich_value(const std::string& v) {
-  for (const auto& m : kMpichAlltoall)
+  for (const auto& m : kMpichAlltoallValues)
     if (m == v) return true;
   return false;
 }
@@ -67,8 +64,8 @@ Switcher::Switcher(const MpiT& mpit, bool alltoallv)
       algorithm_(
           mpit,
           alltoallv ? "MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM" : "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM",
-          alltoallv ? kMpichAlltoallv : kMpichAlltoall),
-      fallback_(mpit, "MPIR_CVAR_COLLECTIVE_FALLBACK", kFallback) {}
+          alltoallv ? kMpichAlltoallvValues : kMpichAlltoallValues),
+      fallback_(mpit, "MPIR_CVAR_COLLECTIVE_FALLBACK", kMpichFallbackValues) {}
 
 bool Switcher::select(const Candidate& c, std::string* why) {
   if (c.is_ours() && !select_) {

@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "bench/mpit.h"
 #include "plugin/control.h"
+#include "plugin/mpit.h"
 
 namespace bench {
+
+using topoa2a::EnumCvar;
+using topoa2a::MpiT;
 
 struct Candidate {
   std::string label;  // "ring", "topo_auto", "mpich:brucks"

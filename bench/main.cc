@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bench/candidates.h"
-#include "bench/mpit.h"
+#include "plugin/mpit.h"
 #include "bench/options.h"
 #include "bench/report.h"
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "plugin/comm_state.h"
 #include "plugin/config.h"
 #include "plugin/front.h"
+#include "plugin/mpit.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
 
@@ -25,6 +27,33 @@ namespace {
 Config g_config;
 bool g_ready = false;
 int g_error_class = MPI_ERR_OTHER;
+
+// MPICH's algorithm CVARs, written through MPI_T for the one call in which
+// topo_auto chose one of MPICH's algorithms (brucks, pairwise, scattered),
+// so that MPICH runs that one rather than its own choice. Only below
+// MPI_THREAD_MULTIPLE: the CVAR is process-wide, and two threads pinning
+// different algorithms for the same communicator could mismatch ranks.
+struct MpichPins {
+  MpiT mpit;
+  EnumCvar alltoall{mpit, "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", kMpichAlltoallValues};
+};
+std::unique_ptr<MpichPins> g_pins;
+std::string g_pins_off;  // why MPICH's own selection runs instead
+
+// Runs `call` (a PMPI collective) with `cvar` set to `value`, then puts the
+// CVAR back. Returns false in *pinned when it could not pin (the call then
+// ran with MPICH's own selection).
+template <class Call>
+int run_pinned(EnumCvar* cvar, const std::string& value, bool* pinned, Call call) {
+  *pinned = false;
+  if (!cvar || !cvar->ok() || !cvar->has(value)) return call();
+  const std::string before = cvar->read();
+  if (before.empty() || !cvar->write(value)) return call();
+  *pinned = true;
+  const int err = call();
+  cvar->write(before);
+  return err;
+}
 
 // Before MPI_Init: read the variables and make ours acceptable to MPICH.
 void before_init() {
@@ -38,6 +67,14 @@ void before_init() {
 void after_init() {
   CommState::init_keyval();
   PMPI_Add_error_class(&g_error_class);
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  if (level == MPI_THREAD_MULTIPLE) {
+    g_pins_off = "MPI_THREAD_MULTIPLE: MPICH's own selection";
+  } else if (g_config.alltoall.active() || g_config.alltoallv.active()) {
+    g_pins = std::make_unique<MpichPins>();
+    if (!g_pins->alltoall.ok()) g_pins_off = g_pins->alltoall.error();
+  }
   g_ready = true;
   if (front_active()) {
     CommState::on_created(MPI_COMM_WORLD, MPI_COMM_NULL, false);
@@ -143,6 +180,7 @@ TOPOA2A_EXPORT int MPI_Finalize(void) {
     }
     CommState::release(MPI_COMM_WORLD);
     CommState::release(MPI_COMM_SELF);
+    g_pins.reset();
     g_ready = false;
   }
   return PMPI_Finalize();
@@ -167,17 +205,23 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   const Decision d =
       decide(g_config.alltoall, g_config, *state, bytes, false, sendbuf == MPI_IN_PLACE);
   if (!d.algo) {
-    // topo_auto preferred one of MPICH's: with stock MPICH that is MPICH's
-    // own selection.
-    err = mpich();
+    // topo_auto preferred one of MPICH's: MPICH runs it, pinned through
+    // MPI_T for this call (or MPICH's own selection where that cannot be).
+    bool pinned = false;
+    err = run_pinned(g_pins ? &g_pins->alltoall : nullptr, d.mpich, &pinned, mpich);
     if (!d.mpich.empty()) {
       stats_add("alltoall", "mpich", 0, 0);
+      if (pinned) stats_add("alltoall", "mpich:" + d.mpich, 0, 0);
       if (g_config.verbose && state->rank() == 0 &&
           state->first_time("mpich " + std::to_string(bytes)))
-        std::fprintf(
-            stderr,
-            "topoa2a: MPI_Alltoall comm=%ld size=%d msg=%lld bytes algorithm=mpich:%s (%s)\n",
-            state->id(), state->size(), bytes, d.mpich.c_str(), d.how.c_str());
+        std::fprintf(stderr,
+                     "topoa2a: MPI_Alltoall comm=%ld size=%d msg=%lld bytes algorithm=mpich:%s "
+                     "(%s; %s)\n",
+                     state->id(), state->size(), bytes, d.mpich.c_str(), d.how.c_str(),
+                     pinned ? "pinned through MPI_T"
+                            : ("not pinned: " +
+                               (g_pins_off.empty() ? std::string("no such value") : g_pins_off))
+                                  .c_str());
     }
     return err;
   }

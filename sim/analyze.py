@@ -145,8 +145,9 @@ def write_summary(outdir, out_rows, decisions, infos):
     lines.append("")
     lines.append("## topo_auto against the fastest candidate")
     lines.append("")
-    lines.append("Candidates: topoa2a's algorithms plus MPICH's brucks / pairwise (timed as SMPI's "
-                 "bruck / pair). `ok` = within 10% of the fastest candidate.")
+    lines.append("Candidates: topoa2a's algorithms plus MPICH's brucks / pairwise / scattered "
+                 "(timed as SMPI's bruck / pair / basic_linear; where SMPI's was not run, the "
+                 "candidate is missing). `ok` = within 10% of the fastest candidate.")
     lines.append("")
     lines.append("| platform | p | block | topo_auto picks | time | predicted | fastest candidate "
                  "| ratio | | fastest overall | bound |")

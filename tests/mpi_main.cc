@@ -1,6 +1,8 @@
 #include "tests/mpi_main.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace topoa2a::test {
 namespace {
@@ -34,8 +36,13 @@ bool all_ok(bool ok, MPI_Comm comm) {
 }
 
 int mpi_test_main(int argc, char** argv) {
+  // TOPOA2A_TEST_THREAD_LEVEL=serialized: ask for less than the default
+  // MPI_THREAD_MULTIPLE (what the front door does may depend on it).
+  const char* level = std::getenv("TOPOA2A_TEST_THREAD_LEVEL");
+  const bool serialized = level && std::string(level) == "serialized";
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(&argc, &argv, serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE,
+                  &provided);
   ::testing::InitGoogleTest(&argc, argv);
   if (world_rank() != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

@@ -103,6 +103,48 @@ TEST(Fallback, FollowsCollectiveFallback) {
   MPI_Comm_free(&comm);
 }
 
+// MPICH's MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM as an integer, through MPI_T.
+// The tool session stays open: MPICH 4.0.2 cannot look CVARs up again
+// after the last MPI_T_finalize.
+int mpich_algorithm_cvar() {
+  static const int init = [] {
+    int provided = 0;
+    return MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  }();
+  int index = -1, count = 0, value = -1;
+  if (init != MPI_SUCCESS) return -1;
+  MPI_T_cvar_handle h;
+  if (MPI_T_cvar_get_index("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", &index) == MPI_SUCCESS &&
+      MPI_T_cvar_handle_alloc(index, nullptr, &h, &count) == MPI_SUCCESS) {
+    MPI_T_cvar_read(h, &value);
+    MPI_T_cvar_handle_free(&h);
+  }
+  return value;
+}
+
+// CTest runs this with topo_auto on a forced switch of ranks, where blocks of
+// 256 KiB go all at once (MPICH's scattered). Below MPI_THREAD_MULTIPLE the
+// preload pins MPICH's CVAR to scattered for the call through MPI_T and puts
+// it back; at MPI_THREAD_MULTIPLE MPICH's own selection runs.
+TEST(TopoAuto, MpichChoiceIsPinnedForTheCall) {
+  if (env("TOPOA2A_PIN").empty()) GTEST_SKIP() << "run by CTest with TOPOA2A_PIN";
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  const int cvar = mpich_algorithm_cvar();
+  ASSERT_GE(cvar, 0);
+  const long long mpich = calls_of("mpich"), scattered = calls_of("mpich:scattered");
+  bool correct = false;
+  EXPECT_EQ(checked_alltoall(MPI_COMM_WORLD, 1 << 16, &correct), MPI_SUCCESS);
+  EXPECT_TRUE(correct);
+  EXPECT_EQ(calls_of("mpich"), mpich + 1);
+  EXPECT_EQ(calls_of("mpich:scattered"), scattered + (level == MPI_THREAD_MULTIPLE ? 0 : 1))
+      << "thread level " << level;
+  EXPECT_EQ(mpich_algorithm_cvar(), cvar) << "MPICH's CVAR not restored";
+  // Small blocks: one of ours, MPICH's CVAR untouched.
+  EXPECT_EQ(checked_alltoall(MPI_COMM_WORLD, 1, &correct), MPI_SUCCESS);
+  EXPECT_EQ(calls_of("mpich"), mpich + 1);
+}
+
 // Invalid arguments are MPICH's to report: same class, same handler.
 TEST(Errors, InvalidArgumentsReportedAsMpichDoes) {
   MPI_Comm comm;

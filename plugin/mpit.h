@@ -1,6 +1,7 @@
 // MPICH's control variables through the MPI tool interface: read and write
 // an enumerated CVAR such as MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM by value
-// name, at run time.
+// name, at run time. Used by the benchmark (to time MPICH's algorithms) and
+// by the preload front door (to run the MPICH algorithm topo_auto chose).
 #pragma once
 
 #include <mpi.h>
@@ -9,7 +10,14 @@
 #include <string>
 #include <vector>
 
-namespace bench {
+namespace topoa2a {
+
+// MPICH 4.0.2's values of MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM,
+// MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM and MPIR_CVAR_COLLECTIVE_FALLBACK, in
+// the order of its generated enums.
+extern const std::vector<std::string> kMpichAlltoallValues;
+extern const std::vector<std::string> kMpichAlltoallvValues;
+extern const std::vector<std::string> kMpichFallbackValues;
 
 // MPI_T_init_thread .. MPI_T_finalize.
 class MpiT {
@@ -51,4 +59,4 @@ class EnumCvar {
   std::map<std::string, int> values_;
 };
 
-}  // namespace bench
+}  // namespace topoa2a

@@ -1,10 +1,16 @@
-#include "bench/mpit.h"
+#include "plugin/mpit.h"
 
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
-namespace bench {
+namespace topoa2a {
+
+const std::vector<std::string> kMpichAlltoallValues = {
+    "auto", "brucks", "nb", "pairwise", "pairwise_sendrecv_replace", "scattered"};
+const std::vector<std::string> kMpichAlltoallvValues = {"auto", "nb", "pairwise_sendrecv_replace",
+                                                        "scattered"};
+const std::vector<std::string> kMpichFallbackValues = {"error", "print", "silent"};
 
 MpiT::MpiT() {
   int provided = 0;
@@ -110,4 +116,4 @@ std::string EnumCvar::read() const {
   return "";
 }
 
-}  // namespace bench
+}  // namespace topoa2a
