@@ -5,12 +5,14 @@
 // selection, per-communicator state and the executor live elsewhere.
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "coll/exec.h"
 #include "coll/pmpi_transport.h"
@@ -60,7 +62,10 @@ void before_init() {
   std::string error;
   if (load_config(&g_config, &error)) return;
   const char* pmi_rank = std::getenv("PMI_RANK");
-  if (!pmi_rank || std::atoi(pmi_rank) == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
+  if (!pmi_rank || std::atoi(pmi_rank) == 0)
+    std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
+  else  // let rank 0's line out first: the launcher kills the job when one rank exits
+    std::this_thread::sleep_for(std::chrono::seconds(2));
   std::exit(1);  // every rank sees the same environment: all stop here, none waits
 }
 

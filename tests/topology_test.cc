@@ -702,9 +702,13 @@ TEST(Model, DragonflyChargesGlobalBundles) {
   EXPECT_EQ(ch.algorithm, "onefactor") << ch.reason;
   // Priced as a switch, the hypercube would win: no bundle to congest.
   EXPECT_EQ(choose_auto(forced("switch", 256), m, c, rounds).algorithm, "hypercube");
-  // All at once, the all-pairs load of a bundle (64 x 64 / 4) spreads over
-  // each rank's 255 messages: C = 4, below any round-by-round exchange.
-  EXPECT_NEAR(model.estimate("scattered", m).congestion, 64.0 * 64 / 4 / 255, 1e-9);
+  // MPICH's scattered sends in 8 batches of 32 peers (offsets 1..31,
+  // 32..63, ...): a batch's partners of one group fall in one or two groups,
+  // so its bundles carry more than the all-pairs share (64 x 64 / 4 / 255);
+  // pipelined, it still beats every round-by-round exchange here.
+  const Estimate sc = model.estimate("scattered", m);
+  EXPECT_EQ(sc.rounds, 8);
+  EXPECT_GT(sc.congestion, 64.0 * 64 / 4 / 255);
   EXPECT_EQ(model.choose(m).algorithm, "scattered");
   // Enough global links make the dragonfly a switch again.
   const CostModel wide(forced("dragonfly:4x64x64", 256), c);

@@ -150,6 +150,9 @@ namespace {
 constexpr const char* kBrucks = "brucks";
 constexpr const char* kPairwise = "pairwise";
 constexpr const char* kScattered = "scattered";
+// MPICH's scattered posts the messages to (and from) this many peers at a
+// time, then waits for them (MPIR_CVAR_ALLTOALL_THROTTLE, default 32).
+constexpr int kScatteredBatch = 32;
 
 int ceil_log2(int p) { return p <= 1 ? 0 : ilog2(p); }
 
@@ -254,8 +257,10 @@ void send_peers(Pattern pat, int p, const Grid& g, int round, int rank, std::vec
     case Pattern::kBrucks:
       out->push_back(static_cast<int>((rank + (1LL << round)) % p));
       break;
-    case Pattern::kScattered:  // one round: to every other rank
-      for (int i = 1; i < p; ++i) out->push_back((rank + i) % p);
+    case Pattern::kScattered:  // batch `round`: offsets [32 round, 32 round + 32), not 0
+      for (int i = std::max(1, round * kScatteredBatch);
+           i < std::min(p, (round + 1) * kScatteredBatch); ++i)
+        out->push_back((rank - i + p) % p);
       break;
     case Pattern::kPairwise: {
       const int i = round + 1;
@@ -269,7 +274,7 @@ int rounds_of(const std::string& name, int p, const Params& params) {
   if (const Algorithm* a = find_algorithm(name)) return a->rounds(p, params);
   if (name == kBrucks) return ceil_log2(p);
   if (name == kPairwise) return std::max(0, p - 1);
-  if (name == kScattered) return p > 1 ? 1 : 0;
+  if (name == kScattered) return p > 1 ? (p + kScatteredBatch - 1) / kScatteredBatch : 0;
   return 0;
 }
 
@@ -502,17 +507,18 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
     std::vector<int> peers;
     const bool network = topo_.spans_network();
     const Pattern pat = pattern_of(algorithm);
-    for (auto [round, weight] :
-         round_samples(pat, p, resolved.grid, o.rounds, p * loads.hops_estimate())) {
+    const int per_round = pat == Pattern::kScattered ? std::min(p - 1, kScatteredBatch) : 1;
+    for (auto [round, weight] : round_samples(pat, p, resolved.grid, o.rounds,
+                                              double(p) * per_round * loads.hops_estimate())) {
       bool crosses = false;
       loads.begin_round();
-      // scattered's one round sends to every peer: for large p, price an
-      // evenly spread sample of the peer offsets (the link budget of
+      // A scattered batch sends to up to 32 peers: for very large p, price
+      // an evenly spread sample of its peer offsets (the link budget of
       // round_samples) and scale by the share sampled.
       const int stride =
           pat == Pattern::kScattered
               ? static_cast<int>(std::max(
-                    1.0, std::ceil(double(p) * (p - 1) * loads.hops_estimate() / kLinkBudget)))
+                    1.0, std::ceil(double(p) * per_round * loads.hops_estimate() / kLinkBudget)))
               : 1;
       int sampled = 0;  // scattered: peer offsets priced per rank
       if (network) {
@@ -533,14 +539,21 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
         }
       }
       o.total_weight += weight;
+      // A scattered batch holds up to 32 messages of each rank at once: its
+      // congestion is per message, the busiest link's load shared out over
+      // them (a NIC: C = 1; a ring of 64: the load of the batch's offsets,
+      // 1..31 or 32..63, on the busiest link, over the batch's messages).
+      const double per = pat == Pattern::kScattered ? std::max(1, sampled) : 1;
+      const double congestion = crosses ? std::max(1.0, loads.max_load() / per) : 1.0;
+      if (pat == Pattern::kScattered) {
+        int messages = 0;
+        for (int i = std::max(1, round * kScatteredBatch);
+             i < std::min(p, (round + 1) * kScatteredBatch); ++i)
+          ++messages;
+        o.batches.push_back({weight, messages, crosses, congestion});
+      }
       if (crosses) {
         o.network_weight += weight;
-        // scattered's single round holds all p-1 messages of each rank:
-        // its congestion is per message, the busiest link's load shared
-        // out over them (a NIC: p-1 messages, C = 1; a ring: the all-pairs
-        // load of the busiest link, about p^2/8, over p-1).
-        const double per = pat == Pattern::kScattered ? std::max(1, sampled) : 1;
-        const double congestion = std::max(1.0, loads.max_load() / per);
         o.congestion_weight += weight * congestion;
         o.tw_net_weight += weight * std::max(cost_.tw_intra, cost_.tw_inter * congestion);
         o.hop_weight += weight * loads.mean_extra_hops();
@@ -590,15 +603,23 @@ Estimate CostModel::price(const Option& o, size_t m) const {
   }
   const double md = static_cast<double>(m);
   const int p = topo_.size;
-  if (o.algorithm == kScattered && net > 0 && p > 2) {
-    // Every message in flight at once: the NICs move one message while the
-    // ranks start the next, so after the first, each message costs the
-    // larger of its start-up and its wire time (tw_eff: per message, the
-    // busiest link's load shared out over the p-1 messages). Measured so in
-    // the emulated cluster and the simulation: 8 B blocks cost (p-1) t_s,
-    // 2-32 KiB blocks about the busiest link's wire time (bench/EMULATION.md,
-    // sim/README.md). Inside a node the copies take the CPU: no overlap.
-    e.predicted = e.ts_eff + e.tw_eff * md + (p - 2) * std::max(e.ts_eff, e.tw_eff * md);
+  if (o.algorithm == kScattered && net > 0) {
+    // Each batch's messages are in flight together: the NICs move one
+    // while the ranks start the next, so after the first, each costs the
+    // larger of its start-up and its wire time (per message: the busiest
+    // link's load shared out over the batch's messages); the next batch
+    // starts when this one is done. Measured so in the emulated cluster
+    // and the simulation (bench/EMULATION.md, sim/README.md). A batch
+    // inside a node is copies by the CPU: no overlap.
+    e.predicted = 0;
+    for (const Option::Batch& b : o.batches) {
+      if (!b.network) {
+        e.predicted += b.weight * b.messages * (cost_.ts_intra + cost_.tw_intra * md);
+        continue;
+      }
+      const double wire = std::max(cost_.tw_intra, cost_.tw_inter * b.congestion) * md;
+      e.predicted += b.weight * (ts_net + wire + (b.messages - 1) * std::max(ts_net, wire));
+    }
   } else {
     e.predicted = seed_time(o.algorithm, p, resolve_params(p, o.params), e.ts_eff, e.tw_eff, md);
   }

@@ -105,6 +105,15 @@ class CostModel {
     double tw_net_weight = 0;      // sum over those of max(tw_intra, tw_inter * congestion)
     double hop_weight = 0;         // sum over those of the mean links beyond the first
     double total_weight = 0;       // rounds
+    // scattered: its batches (rounds stand for MPICH's batches of messages
+    // in flight together), priced one by one (see price()).
+    struct Batch {
+      double weight = 0;      // batches this one stands for
+      int messages = 0;       // per rank
+      bool network = false;   // some message crosses the network
+      double congestion = 1;  // busiest link's load over the messages per rank
+    };
+    std::vector<Batch> batches;
   };
 
  private:
