@@ -89,10 +89,11 @@ else
     "torus3d 256 8,2048 $ours256 pair,bruck,2dmesh"
     "fattree 256 8,2048 $ours256 pair,bruck,2dmesh"
     "dragonfly 256 8,2048 $ours256 pair,bruck,2dmesh"
-    # p=1024: not on the dragonfly (time budget).
+    # p=1024: 8-byte blocks, the log-round algorithms (time budget)
     "torus2d 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
     "torus3d 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
     "fattree 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
+    "dragonfly 1024 8 mesh,hypercube,topo_auto bruck,2dmesh"
   )
 fi
 
