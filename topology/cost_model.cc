@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "coll/algorithms.h"
 
@@ -220,6 +221,11 @@ Pattern pattern_of(const std::string& name) {
   return Pattern::kNone;
 }
 
+// Batch `round` of MPICH's scattered: peer offsets [first, end), 0 excluded.
+std::pair<int, int> scattered_batch(int p, int round) {
+  return {std::max(1, round * kScatteredBatch), std::min(p, (round + 1) * kScatteredBatch)};
+}
+
 // The peers `rank` sends to in `round` (mirrors the schedules in coll/ and
 // MPICH's brucks / pairwise), into *out.
 void send_peers(Pattern pat, int p, const Grid& g, int round, int rank, std::vector<int>* out) {
@@ -257,11 +263,11 @@ void send_peers(Pattern pat, int p, const Grid& g, int round, int rank, std::vec
     case Pattern::kBrucks:
       out->push_back(static_cast<int>((rank + (1LL << round)) % p));
       break;
-    case Pattern::kScattered:  // batch `round`: offsets [32 round, 32 round + 32), not 0
-      for (int i = std::max(1, round * kScatteredBatch);
-           i < std::min(p, (round + 1) * kScatteredBatch); ++i)
-        out->push_back((rank - i + p) % p);
+    case Pattern::kScattered: {  // batch `round`: to rank - i for its offsets i
+      const auto [first, end] = scattered_batch(p, round);
+      for (int i = first; i < end; ++i) out->push_back((rank - i + p) % p);
       break;
+    }
     case Pattern::kPairwise: {
       const int i = round + 1;
       out->push_back(is_pow2(p) ? (rank ^ i) : (rank + i) % p);
@@ -546,11 +552,8 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
       const double per = pat == Pattern::kScattered ? std::max(1, sampled) : 1;
       const double congestion = crosses ? std::max(1.0, loads.max_load() / per) : 1.0;
       if (pat == Pattern::kScattered) {
-        int messages = 0;
-        for (int i = std::max(1, round * kScatteredBatch);
-             i < std::min(p, (round + 1) * kScatteredBatch); ++i)
-          ++messages;
-        o.batches.push_back({weight, messages, crosses, congestion});
+        const auto [first, end] = scattered_batch(p, round);
+        o.batches.push_back({weight, end - first, crosses, congestion});
       }
       if (crosses) {
         o.network_weight += weight;
@@ -626,7 +629,7 @@ Estimate CostModel::price(const Option& o, size_t m) const {
   if (o.algorithm == kBrucks && p > 1)
     e.predicted += 2.0 * p * md * cost_.tw_intra;  // initial and final local rotation
   // Hop latency: each network round waits for its routes beyond the first
-  // link (scattered's one round: once, its messages fly together).
+  // link (a scattered batch: once, its messages fly together).
   e.extra_hops = o.hop_weight;
   e.predicted += cost_.ts_hop * o.hop_weight;
   return e;

@@ -55,9 +55,13 @@ bool parse_dims(const std::string& text, std::vector<int>* dims, size_t* bad) {
 
 bool is_pow2_ll(long long v) { return v > 0 && (v & (v - 1)) == 0; }
 
-// Check the dims written for a kind; returns an empty string or the problem.
+}  // namespace
+
 std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
-  if (dims.empty()) return kind == NetKind::kDragonfly ? check_kind_dims(kind, {0}) : std::string();
+  if (kind == NetKind::kDragonfly && dims.size() != 2 && dims.size() != 3)
+    return "a dragonfly takes GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "
+           "4x16x2': 4 groups of 16, 2 links between each pair of groups)";
+  if (dims.empty()) return {};
   switch (kind) {
     case NetKind::kSwitch:
     case NetKind::kFatTree:
@@ -69,15 +73,12 @@ std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
       if (dims.size() != 1 || !is_pow2_ll(dims[0]))
         return "a hypercube takes its number of endpoints, a power of two (e.g. 'hypercube 16')";
       return {};
-    case NetKind::kDragonfly:
-      if (dims.size() != 2 && dims.size() != 3)
-        return "a dragonfly takes GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "
-               "4x16x2': 4 groups of 16, 2 links between each pair of groups)";
-      return {};
     default:
       return {};
   }
 }
+
+namespace {
 
 // The dims the coordinates of host / rank lines refer to.
 std::vector<int> coord_dims(NetKind kind, const std::vector<int>& dims) {
@@ -158,11 +159,9 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
           return err(tok[2].column + static_cast<int>(bad),
                      "expected dimensions: positive integers separated by 'x' (e.g. 4x4), got '" +
                          tok[2].text + "'");
-        const std::string why = check_kind_dims(desc.kind, desc.dims);
-        if (!why.empty()) return err(tok[2].column, why);
       }
-      if (tok.size() < 3 && desc.kind == NetKind::kDragonfly)
-        return err(end_column(), check_kind_dims(desc.kind, {}));
+      const std::string why = check_kind_dims(desc.kind, desc.dims);
+      if (!why.empty()) return err(tok.size() >= 3 ? tok[2].column : end_column(), why);
       if (tok.size() > 3) return err(tok[3].column, "expected end of line after the dimensions");
       network_line = line_no;
       cdims = coord_dims(desc.kind, desc.dims);
@@ -290,15 +289,13 @@ bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::strin
       if (!parse_net_kind(name, &kind)) return err(b, "unknown item '" + item + "'");
       if (have_network) return err(b, "more than one network given");
       desc.kind = kind;
-      if (colon == std::string::npos && kind == NetKind::kDragonfly)
-        return err(b + item.size(), check_kind_dims(kind, {}));
       if (colon != std::string::npos) {
         size_t bad = 0;
         if (!parse_dims(value, &desc.dims, &bad))
           return err(value_col + bad, "expected dimensions such as 4x4 after '" + name + ":'");
-        const std::string why = check_kind_dims(kind, desc.dims);
-        if (!why.empty()) return err(value_col, why);
       }
+      const std::string why = check_kind_dims(kind, desc.dims);
+      if (!why.empty()) return err(colon != std::string::npos ? value_col : b + item.size(), why);
       have_network = true;
     }
     if (end == text.size()) break;

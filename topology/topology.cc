@@ -228,10 +228,10 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
 
   // How many endpoints the description has, and whether they are ranks.
   const bool dragonfly = desc.kind == NetKind::kDragonfly;
-  if (dragonfly && desc.dims.size() != 2 && desc.dims.size() != 3)
-    return fail(
-        "a dragonfly needs GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "
-        "4x16x2')");
+  if (dragonfly) {
+    const std::string why = check_kind_dims(desc.kind, desc.dims);
+    if (!why.empty()) return fail(why);
+  }
   long long given = 0;
   if (!desc.dims.empty()) {
     given = 1;

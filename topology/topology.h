@@ -73,6 +73,11 @@ struct NetworkDesc {
   std::map<int, std::vector<int>> ranks;
 };
 
+// The problem with `dims` written for `kind` ("a ring has one dimension
+// ..."), or an empty string. Empty dims are fine except for a dragonfly,
+// which needs its groups.
+std::string check_kind_dims(NetKind kind, const std::vector<int>& dims);
+
 // Parse a network description file. `filename` is used in messages only. On
 // error returns false and sets *error to "FILE:LINE:COL: what was expected".
 bool parse_network_file(const std::string& text, const std::string& filename, NetworkDesc* out,
