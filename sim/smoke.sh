@@ -14,14 +14,15 @@ csv=$out/smoke.csv
 : >"$csv"
 smpirun -no-privatize -np 8 -platform "$out/torus2d-8.xml" -hostfile "$out/torus2d-8.hosts" \
   --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-  "$out/sim_a2a" --platform torus2d-8 --sizes 8,4096 --algs all,mpi --topology "$topo" \
+  "$out/sim_a2a" --platform torus2d-8 --sizes 8,4096 --algs all,mpi,mpich_scattered --topology "$topo" \
   --cost ts_inter=1.1us,tw_inter=0.1ns --csv "$csv"
 cat "$csv"
-# 6 algorithms + topo_auto + MPI_Alltoall, two sizes.
+# 6 algorithms + topo_auto + MPI_Alltoall + the reproduction of MPICH's
+# scattered, two sizes.
 lines=$(wc -l <"$csv")
 good=$(grep -cE ',ok$|,topo_auto,.*,skip$' "$csv" || true)
-if [[ $lines -ne 16 || $good -ne 16 ]]; then
-  echo "sim_smoke: FAILED: $good of $lines lines ok (want 16 of 16)"
+if [[ $lines -ne 18 || $good -ne 18 ]]; then
+  echo "sim_smoke: FAILED: $good of $lines lines ok (want 18 of 18)"
   exit 1
 fi
 echo "sim_smoke: PASSED"
