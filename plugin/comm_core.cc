@@ -6,6 +6,47 @@ std::string key_of(const Algorithm& a, const Params& p) {
   return std::string(a.name) + ":" + std::to_string(p.grid.rows) + "x" +
          std::to_string(p.grid.cols);
 }
+
+// Everything the cost model reads of a topology and its costs: communicators
+// with equal keys share one model.
+std::string model_key(const Topology& t, const CostParams& c) {
+  std::string k = to_string(c);
+  auto add = [&k](long long v) { k += ' ' + std::to_string(v); };
+  auto add_all = [&](const std::vector<int>& v) {
+    add(static_cast<long long>(v.size()));
+    for (int x : v) add(x);
+  };
+  add(t.size);
+  add(t.nodes);
+  add(t.ranks_per_node);
+  add(static_cast<int>(t.placement));
+  add(static_cast<int>(t.proc_topo));
+  add_all(t.cart_dims);
+  add_all(t.node_of_rank);
+  const Network& n = t.network;
+  add(static_cast<int>(n.kind));
+  add_all(n.dims);
+  add_all(n.periodic);
+  add(n.global_links);
+  add(n.rank_level);
+  add_all(n.endpoint_of_rank);
+  return k;
+}
+
+// Models alive in this process, by key; an entry lives as long as some
+// communicator holds its model.
+std::shared_ptr<const CostModel> shared_model(const Topology& t, const CostParams& cost) {
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<const CostModel>> models;
+  const std::string key = model_key(t, cost);
+  std::lock_guard<std::mutex> lock(mu);
+  for (auto it = models.begin(); it != models.end();)  // drop dead entries
+    it = it->second.expired() ? models.erase(it) : std::next(it);
+  if (auto live = models[key].lock()) return live;
+  auto model = std::make_shared<const CostModel>(t, cost);
+  models[key] = model;
+  return model;
+}
 }  // namespace
 
 const Plan& CommCore::plan(const Algorithm& a, const Params& params) {
@@ -25,8 +66,10 @@ const Schedule& CommCore::schedule(const Algorithm& a, const Params& params) {
 const Choice& CommCore::choice(long long bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = choices_.find(bytes);
-  if (it == choices_.end())
+  if (it == choices_.end()) {
+    if (!model_) model_ = shared_model(*topology_, cost_);
     it = choices_.emplace(bytes, model_->choose(static_cast<size_t>(bytes))).first;
+  }
   return it->second;
 }
 
@@ -35,14 +78,12 @@ bool CommCore::first_time(const std::string& key) {
   return seen_.insert(key).second;
 }
 
-void CommCore::set_topology(std::shared_ptr<const Topology> topology,
-                            std::shared_ptr<const CostModel> model) {
+void CommCore::set_topology(std::shared_ptr<const Topology> topology, const CostParams& cost) {
   std::lock_guard<std::mutex> lock(mu_);
   topology_ = std::move(topology);
-  model_ = std::move(model);
+  cost_ = cost;
+  model_.reset();
   choices_.clear();
 }
-
-void CommCore::share_topology(const CommCore& from) { set_topology(from.topology_, from.model_); }
 
 }  // namespace topoa2a

@@ -1,6 +1,8 @@
-// What topoa2a keeps per communicator in either front door: its detected
-// topology and cost model, and the plans, schedules and topo_auto choices
-// built from them (each built on first use, then reused). No MPI calls.
+// What topoa2a keeps per communicator in either front door: its topology
+// (derived locally, without communication), and what is built from it on
+// first use and then reused: plans, schedules, topo_auto's cost model
+// (shared between communicators of the same topology) and its choices.
+// No MPI calls.
 #pragma once
 
 #include <map>
@@ -27,9 +29,10 @@ class CommCore {
   int rank() const { return rank_; }
   long id() const { return id_; }
 
-  // Detected once, at creation (or copied from the parent of a dup).
   const Topology& topology() const { return *topology_; }
-  // topo_auto's choice for blocks of `bytes`, priced once per size.
+  // topo_auto's choice for blocks of `bytes`, priced once per size. The
+  // first call builds the cost model, or takes the one another
+  // communicator of the same topology already built.
   const Choice& choice(long long bytes);
 
   const Plan& plan(const Algorithm& a, const Params& params);
@@ -37,11 +40,9 @@ class CommCore {
   // True the first time `key` is seen on this communicator.
   bool first_time(const std::string& key);
 
-  // Install a topology and the model priced on it (clears cached choices).
-  void set_topology(std::shared_ptr<const Topology> topology,
-                    std::shared_ptr<const CostModel> model);
-  // Share another communicator's topology and model (a duplicate).
-  void share_topology(const CommCore& from);
+  // Install a topology and the cost parameters to price it with (clears
+  // the model and the cached choices).
+  void set_topology(std::shared_ptr<const Topology> topology, const CostParams& cost);
 
  private:
   int size_, rank_;
@@ -51,7 +52,8 @@ class CommCore {
   std::map<std::string, std::unique_ptr<Schedule>> schedules_;
   std::set<std::string> seen_;
   std::shared_ptr<const Topology> topology_;
-  std::shared_ptr<const CostModel> model_;
+  CostParams cost_;
+  std::shared_ptr<const CostModel> model_;  // built by the first choice()
   std::map<long long, Choice> choices_;
 };
 

@@ -2,7 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
+#include <memory>
 
 #include "topology/detect.h"
 
@@ -10,41 +10,76 @@ namespace topoa2a {
 namespace {
 int keyval = MPI_KEYVAL_INVALID;
 std::atomic<long> next_id{0};
-std::atomic<long> detections{0};
+std::atomic<long> private_comms{0};
+WorldFacts g_world;            // gathered at MPI_Init, read-only afterwards
+UserDescriptions g_described;  // as world rank 0 read them
+
+std::string error_string(int err) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (PMPI_Error_string(err, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(err);
+  return std::string(text, static_cast<size_t>(len));
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+// MPI_Comm_create_group over the whole of `comm`, its errors returned
+// rather than handed to the user's error handler.
+int create_private(MPI_Comm comm, MPI_Comm* out) {
+  MPI_Errhandler user = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(comm, &user);
+  PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Group group;
+  int err = PMPI_Comm_group(comm, &group);
+  if (err == MPI_SUCCESS) {
+    constexpr int kCreateTag = 7332;
+    err = PMPI_Comm_create_group(comm, group, kCreateTag, out);
+    PMPI_Group_free(&group);
+  }
+  PMPI_Comm_set_errhandler(comm, user);
+  PMPI_Errhandler_free(&user);
+  if (err == MPI_SUCCESS) PMPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+  return err;
+}
 }  // namespace
 
-int CommState::init_keyval() {
-  return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &CommState::delete_fn, &keyval, nullptr);
+bool CommState::init(std::string* error) {
+  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &CommState::delete_fn, &keyval, nullptr);
+  const int err = gather_world(&g_world, &g_described);
+  if (err != MPI_SUCCESS) {
+    *error = "gathering the machine's facts over MPI_COMM_WORLD failed: " + error_string(err);
+    return false;
+  }
+  // The world's own topology: a malformed description stops the program
+  // here, on every rank alike.
+  const Topology world = derive_topology(g_world, comm_facts(MPI_COMM_WORLD), g_described);
+  if (!world.errors.empty()) {
+    *error = joined(world.errors);
+    return false;
+  }
+  return true;
+}
+
+void CommState::finalize() {
+  if (keyval == MPI_KEYVAL_INVALID) return;
+  PMPI_Comm_delete_attr(MPI_COMM_WORLD, keyval);
+  PMPI_Comm_delete_attr(MPI_COMM_SELF, keyval);
+  PMPI_Comm_free_keyval(&keyval);
 }
 
 int CommState::delete_fn(MPI_Comm, int, void* value, void*) {
   auto* state = static_cast<CommState*>(value);
-  PMPI_Comm_free(&state->shadow_);
+  if (state->shadow_ != MPI_COMM_NULL) PMPI_Comm_free(&state->shadow_);
   delete state;
   return MPI_SUCCESS;
 }
 
-void CommState::release(MPI_Comm comm) {
-  if (keyval != MPI_KEYVAL_INVALID) PMPI_Comm_delete_attr(comm, keyval);
-}
-
 long CommState::created_count() { return next_id.load(); }
-long CommState::detected_count() { return detections.load(); }
-
-void CommState::on_created(MPI_Comm comm, MPI_Comm parent, bool dup) {
-  if (comm == MPI_COMM_NULL) return;
-  int inter = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
-  const CommState* from = nullptr;
-  if (dup && parent != MPI_COMM_NULL) {
-    void* value = nullptr;
-    int found = 0;
-    if (PMPI_Comm_get_attr(parent, keyval, &value, &found) == MPI_SUCCESS && found)
-      from = static_cast<CommState*>(value);
-  }
-  int err = MPI_SUCCESS;
-  create(comm, from, &err);
-}
+long CommState::private_count() { return private_comms.load(); }
 
 CommState* CommState::get(MPI_Comm comm, int* err) {
   void* value = nullptr;
@@ -52,46 +87,34 @@ CommState* CommState::get(MPI_Comm comm, int* err) {
   *err = PMPI_Comm_get_attr(comm, keyval, &value, &found);
   if (*err != MPI_SUCCESS) return nullptr;
   if (found) return static_cast<CommState*>(value);
-  return create(comm, nullptr, err);  // a communicator made by MPI_Comm_idup
-}
-
-CommState* CommState::create(MPI_Comm comm, const CommState* parent, int* err) {
-  MPI_Comm shadow;
-  *err = PMPI_Comm_dup(comm, &shadow);
-  if (*err != MPI_SUCCESS) return nullptr;
-  // Errors on internal traffic come back as codes and are raised on the
-  // user's communicator.
-  PMPI_Comm_set_errhandler(shadow, MPI_ERRORS_RETURN);
-  int size, rank;
+  int size = 0, rank = 0;
   PMPI_Comm_size(comm, &size);
   PMPI_Comm_rank(comm, &rank);
-  auto* state = new CommState(shadow, size, rank, next_id++);
-  if (parent) {  // a duplicate: same ranks, same machine
-    state->share_topology(*parent);
-  } else {
-    auto topo = std::make_shared<Topology>(detect_topology(shadow));
-    ++detections;
-    if (!topo->errors.empty()) {  // a malformed network file or forced topology
-      if (rank == 0)
-        for (const auto& e : topo->errors) std::fprintf(stderr, "topoa2a: %s\n", e.c_str());
-      PMPI_Abort(comm, 1);
+  auto state = std::unique_ptr<CommState>(new CommState(size, rank, next_id++));
+  auto topo = std::make_shared<Topology>(derive_topology(g_world, comm_facts(comm), g_described));
+  std::string cost_error;
+  const CostParams cost = cost_params_for(*topo, &cost_error);
+  if (!cost_error.empty()) topo->errors.push_back(cost_error);
+  state->topology_error_ = joined(topo->errors);
+  state->set_topology(std::move(topo), cost);
+  *err = PMPI_Comm_set_attr(comm, keyval, state.get());
+  if (*err != MPI_SUCCESS) return nullptr;
+  return state.release();
+}
+
+MPI_Comm CommState::shadow(MPI_Comm comm, std::string* why) {
+  if (!shadow_tried_) {
+    shadow_tried_ = true;
+    const int err = create_private(comm, &shadow_);
+    if (err != MPI_SUCCESS) {
+      shadow_ = MPI_COMM_NULL;
+      shadow_error_ = "could not make topoa2a's private communicator: " + error_string(err);
+    } else {
+      ++private_comms;
     }
-    std::string error;
-    CostParams cost = cost_params_for(*topo, &error);
-    if (!error.empty()) {
-      if (rank == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
-      PMPI_Abort(comm, 1);
-    }
-    auto model = std::make_shared<CostModel>(*topo, cost);
-    state->set_topology(std::move(topo), std::move(model));
   }
-  *err = PMPI_Comm_set_attr(comm, keyval, state);
-  if (*err != MPI_SUCCESS) {
-    PMPI_Comm_free(&state->shadow_);
-    delete state;
-    return nullptr;
-  }
-  return state;
+  if (shadow_ == MPI_COMM_NULL) *why = shadow_error_;
+  return shadow_;
 }
 
 }  // namespace topoa2a
@@ -106,6 +129,10 @@ extern "C" __attribute__((visibility("default"))) int topoa2a_comm_topology(MPI_
   return MPI_SUCCESS;
 }
 
-extern "C" __attribute__((visibility("default"))) long topoa2a_detections(void) {
-  return topoa2a::CommState::detected_count();
+// Communicator states, and private communicators, made by this process so far.
+extern "C" __attribute__((visibility("default"))) long topoa2a_comm_states(void) {
+  return topoa2a::CommState::created_count();
+}
+extern "C" __attribute__((visibility("default"))) long topoa2a_private_comms(void) {
+  return topoa2a::CommState::private_count();
 }

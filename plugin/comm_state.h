@@ -1,9 +1,21 @@
 // Per-communicator state of the preload front door, cached as an MPI
-// attribute: a private duplicate for internal traffic, plus the shared
-// per-communicator core (topology, plans, choices; plugin/comm_core.h).
+// attribute (a key whose copy callback copies nothing, so a duplicate of the
+// user's communicator never inherits it) and made on the first topoa2a call
+// on that communicator:
+// - its topology, derived locally from the facts gathered once over
+//   MPI_COMM_WORLD at MPI_Init (topology/detect.h): no communication;
+// - the private communicator for topoa2a's traffic, made only when one of
+//   topoa2a's algorithms first runs there, with MPI_Comm_create_group, which
+//   copies no attribute (no user callback fires). If it cannot be made
+//   (context ids exhausted, any error), the communicator keeps running
+//   MPICH's algorithm under MPIR_CVAR_COLLECTIVE_FALLBACK;
+// - plans, schedules and topo_auto's cost model (plugin/comm_core.h).
+// A communicator that never calls an all-to-all costs nothing.
 #pragma once
 
 #include <mpi.h>
+
+#include <string>
 
 #include "plugin/comm_core.h"
 
@@ -11,31 +23,36 @@ namespace topoa2a {
 
 class CommState : public CommCore {
  public:
-  // The state of `comm`, created (collectively: it duplicates the
-  // communicator) on first use. Null on failure, with *err set.
+  // After PMPI_Init, collective over MPI_COMM_WORLD: the attribute key and
+  // the world's facts. On a malformed description of the machine, returns
+  // false with the problems, one per line, in *error.
+  static bool init(std::string* error);
+  // Before PMPI_Finalize: drop world's and self's state.
+  static void finalize();
+  // The state of intracommunicator `comm`, made on first use (local). Null
+  // on failure, with *err set.
   static CommState* get(MPI_Comm comm, int* err);
-  // Create the attribute key (after MPI_Init) / drop world's state (before
-  // MPI_Finalize).
-  static int init_keyval();
-  // Build the state of a new communicator (collective over it; no-op for
-  // MPI_COMM_NULL and intercommunicators). A duplicate (dup true) takes its
-  // parent's detected facts instead of detecting again.
-  static void on_created(MPI_Comm comm, MPI_Comm parent, bool dup);
-  // Communicators whose state this process has built, and how many of them
-  // detected their topology (a duplicate copies it).
+  // Communicators whose state this process has made, and private
+  // communicators it has made for them.
   static long created_count();
-  static long detected_count();
-  static void release(MPI_Comm comm);
+  static long private_count();
 
-  MPI_Comm shadow() const { return shadow_; }
+  // The private communicator, made on the first call (collective over the
+  // user's communicator `comm`: every rank reaches it in the same call).
+  // MPI_COMM_NULL when it cannot be made; *why then says why.
+  MPI_Comm shadow(MPI_Comm comm, std::string* why);
+  // Problems with the machine's description for this communicator (empty:
+  // none); topoa2a's algorithms do not run on it then.
+  const std::string& topology_error() const { return topology_error_; }
 
  private:
-  CommState(MPI_Comm shadow, int size, int rank, long id)
-      : CommCore(size, rank, id), shadow_(shadow) {}
+  CommState(int size, int rank, long id) : CommCore(size, rank, id) {}
   static int delete_fn(MPI_Comm, int, void* value, void*);
-  static CommState* create(MPI_Comm comm, const CommState* parent, int* err);
 
-  MPI_Comm shadow_;
+  MPI_Comm shadow_ = MPI_COMM_NULL;
+  bool shadow_tried_ = false;
+  std::string shadow_error_;
+  std::string topology_error_;
 };
 
 }  // namespace topoa2a

@@ -14,5 +14,7 @@ extern "C" __attribute__((visibility("default"))) int topoa2a_select(const char*
   const std::string which = op;
   if (which != "alltoall" && which != "alltoallv") return 1;
   const bool v = which == "alltoallv";
-  return parse_selection(value, v, v ? &config->alltoallv : &config->alltoall) ? 0 : 1;
+  if (!parse_selection(value, v, v ? &config->alltoallv : &config->alltoall)) return 1;
+  if (front_active()) front_gather_world();
+  return 0;
 }

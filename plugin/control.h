@@ -17,7 +17,10 @@ extern "C" {
  *
  * Call it between MPI_Init and MPI_Finalize, on every rank of every
  * communicator that will use `op`, with the same value, and never while
- * another thread is inside a collective.
+ * another thread is inside a collective. When no algorithm of ours was
+ * selected at MPI_Init, the first call that selects one is collective over
+ * MPI_COMM_WORLD (it gathers the facts topology detection needs): make it
+ * on every rank.
  *
  * Returns 0 on success, 1 for an unknown operation or a value not valid for
  * it, 2 outside MPI_Init..MPI_Finalize. */

@@ -13,4 +13,11 @@ bool front_active();
 // MPI_Finalize. Changed only through topoa2a_select (plugin/control.h).
 Config* front_config();
 
+// Once per process, collective over MPI_COMM_WORLD: the facts every
+// communicator's topology is derived from (plugin/comm_state.h). Done in
+// MPI_Init when one of ours is selected there, else by the first
+// topoa2a_select that selects one. A malformed description of the machine
+// stops the program (one line per problem from world rank 0, exit status 1).
+void front_gather_world();
+
 }  // namespace topoa2a

@@ -5,6 +5,7 @@
 // selection, per-communicator state and the executor live elsewhere.
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -69,8 +70,26 @@ void before_init() {
   std::exit(1);  // every rank sees the same environment: all stop here, none waits
 }
 
+// A problem found after PMPI_Init (the machine's description): world rank
+// 0 prints it, every rank leaves with status 1 once it is out.
+[[noreturn]] void stop_after_init(const std::string& error) {
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    size_t start = 0;
+    while (start <= error.size()) {
+      const size_t end = std::min(error.find('\n', start), error.size());
+      std::fprintf(stderr, "topoa2a: %s\n", error.substr(start, end - start).c_str());
+      start = end + 1;
+    }
+    std::fflush(stderr);
+  }
+  PMPI_Barrier(MPI_COMM_WORLD);
+  PMPI_Finalize();
+  std::exit(1);
+}
+
 void after_init() {
-  CommState::init_keyval();
   PMPI_Add_error_class(&g_error_class);
   int level = MPI_THREAD_SINGLE;
   PMPI_Query_thread(&level);
@@ -81,10 +100,7 @@ void after_init() {
     if (!g_pins->alltoall.ok()) g_pins_off = g_pins->alltoall.error();
   }
   g_ready = true;
-  if (front_active()) {
-    CommState::on_created(MPI_COMM_WORLD, MPI_COMM_NULL, false);
-    CommState::on_created(MPI_COMM_SELF, MPI_COMM_NULL, false);
-  }
+  if (front_active()) front_gather_world();
 }
 
 // An MPI error code whose string says why the algorithm cannot run.
@@ -110,9 +126,9 @@ int raise(MPI_Comm comm, int err) {
 
 // The requested algorithm cannot run on this call: MPIR_CVAR_COLLECTIVE_FALLBACK.
 template <class Mpich>
-int fall_back(const char* op, const char* stats_op, const Decision& d, CommState& state,
+int fall_back(const char* op, const char* stats_op, const std::string& reason, CommState& state,
               MPI_Comm comm, Mpich mpich) {
-  const std::string why = std::string(op) + ": " + d.cannot_run;
+  const std::string why = std::string(op) + ": " + reason;
   if (g_config.fallback == Fallback::kError) return raise(comm, error_code_for(why));
   if (g_config.fallback == Fallback::kPrint && state.first_time("fallback " + why) &&
       state.rank() == 0)
@@ -154,6 +170,14 @@ bool front_active() {
 
 Config* front_config() { return g_ready ? &g_config : nullptr; }
 
+void front_gather_world() {
+  static bool gathered = false;
+  if (gathered) return;
+  gathered = true;
+  std::string error;
+  if (!CommState::init(&error)) stop_after_init(error);
+}
+
 }  // namespace topoa2a
 
 using namespace topoa2a;
@@ -183,8 +207,7 @@ TOPOA2A_EXPORT int MPI_Finalize(void) {
       PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
       stats_dump(rank);
     }
-    CommState::release(MPI_COMM_WORLD);
-    CommState::release(MPI_COMM_SELF);
+    CommState::finalize();
     g_pins.reset();
     g_ready = false;
   }
@@ -230,8 +253,10 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
     }
     return err;
   }
-  if (!d.cannot_run.empty()) return fall_back("MPI_Alltoall", "alltoall", d, *state, comm, mpich);
-  PmpiTransport transport(state->shadow());
+  std::string why = d.cannot_run.empty() ? state->topology_error() : d.cannot_run;
+  const MPI_Comm shadow = why.empty() ? state->shadow(comm, &why) : MPI_COMM_NULL;
+  if (!why.empty()) return fall_back("MPI_Alltoall", "alltoall", why, *state, comm, mpich);
+  PmpiTransport transport(shadow);
   RunStats rs;
   err = run_alltoall(state->plan(*d.algo, d.params), transport,
                      {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, &rs);
@@ -266,8 +291,10 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   Decision d = decide(sel, g_config, *state, 0, true);
   if (g_config.alltoallv.topo_auto) d.how = "topo_auto";
   if (!d.algo) return mpich();
-  if (!d.cannot_run.empty()) return fall_back("MPI_Alltoallv", "alltoallv", d, *state, comm, mpich);
-  PmpiTransport transport(state->shadow());
+  std::string why = d.cannot_run.empty() ? state->topology_error() : d.cannot_run;
+  const MPI_Comm shadow = why.empty() ? state->shadow(comm, &why) : MPI_COMM_NULL;
+  if (!why.empty()) return fall_back("MPI_Alltoallv", "alltoallv", why, *state, comm, mpich);
+  PmpiTransport transport(shadow);
   RunStats rs;
   err = run_alltoallv(
       state->schedule(*d.algo, d.params), transport,

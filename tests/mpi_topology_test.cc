@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "tests/mpi_main.h"
 
@@ -22,9 +23,10 @@ std::string topology_of(MPI_Comm comm) {
   return buf;
 }
 
-long detections() {
+long private_comms() {
   using Fn = long (*)();
-  static Fn fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "topoa2a_detections"));
+  static Fn fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "topoa2a_private_comms"));
+  EXPECT_NE(fn, nullptr) << "libtopoa2a.so is not preloaded";
   return fn ? fn() : -1;
 }
 
@@ -63,16 +65,31 @@ TEST(Detect, CartesianCommunicators) {
   }
 }
 
-TEST(Detect, DuplicateDoesNotDetectAgain) {
-  const long before = detections();
-  MPI_Comm dup, dup2;
+// Constructors make nothing on topoa2a's behalf: the topology is derived
+// without communication, the private communicator is made by the first
+// all-to-all that runs one of topoa2a's algorithms, once per communicator.
+TEST(Detect, PrivateCommunicatorOnlyOnFirstAlltoall) {
+  const long before = private_comms();
+  MPI_Comm dup, dup2, split;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm_dup_with_info(dup, MPI_INFO_NULL, &dup2);
-  EXPECT_EQ(detections(), before);
-  EXPECT_EQ(topology_of(dup2), topology_of(MPI_COMM_WORLD));
-  MPI_Comm split;
   MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &split);
-  EXPECT_EQ(detections(), before + 1) << "a split is a new communicator: detected at creation";
+  EXPECT_EQ(topology_of(dup2), topology_of(MPI_COMM_WORLD));
+  EXPECT_EQ(topology_of(split), topology_of(MPI_COMM_WORLD));
+  EXPECT_EQ(private_comms(), before) << "made by a constructor or by topology detection";
+  using Select = int (*)(const char*, const char*);
+  auto select = reinterpret_cast<Select>(dlsym(RTLD_DEFAULT, "topoa2a_select"));
+  ASSERT_NE(select, nullptr);
+  ASSERT_EQ(select("alltoall", "ring"), 0);  // one of ours, whatever topo_auto would pick
+  const int p = world_size();
+  std::vector<int> send(p), recv(p);
+  for (int i = 0; i < p; ++i) send[i] = world_rank() * p + i;
+  for (int call = 0; call < 2; ++call) {
+    ASSERT_EQ(MPI_Alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, split), MPI_SUCCESS);
+    for (int i = 0; i < p; ++i) EXPECT_EQ(recv[i], i * p + world_rank());
+  }
+  EXPECT_EQ(private_comms(), before + 1);
+  ASSERT_EQ(select("alltoall", "topo_auto"), 0);
   MPI_Comm_free(&split);
   MPI_Comm_free(&dup2);
   MPI_Comm_free(&dup);

@@ -1,37 +1,31 @@
-// Topology detection for a communicator (PMPI calls only).
+// Topology detection for the preload front door and the tools (PMPI calls
+// only: this code runs inside the MPI_* interposer, so calling MPI_* here
+// would recurse into the plugin).
 //
-// Collective over `comm`: every rank must call it, once per communicator
-// (the caller caches the result). Rank 0 reads the environment and the
-// network file and broadcasts them, so every rank builds the same Topology
-// and later makes the same choices.
+// The facts are gathered once, collectively over MPI_COMM_WORLD, at
+// MPI_Init (gather_world); every communicator's topology is then derived
+// from them locally (comm_facts + derive_topology, topology/world.h).
 #pragma once
 
 #include <mpi.h>
 
-#include <string>
-
-#include "topology/binding.h"
-#include "topology/topology.h"
+#include "topology/descriptions.h"
+#include "topology/world.h"
 
 namespace topoa2a {
 
-struct DetectOptions {
-  // Read MPIR_CVAR_TOPOA2A_TOPOLOGY and MPIR_CVAR_TOPOA2A_NETWORK_FILE (on
-  // rank 0) unless the fields below are set.
-  bool read_env = true;
-  std::string forced;             // non-empty: the forced topology string to use
-  std::string network_file;       // non-empty: the network file to read
-  bool use_hwloc = true;          // package / NUMA of each rank's binding
-  bool use_cart = true;           // Cartesian dims (and the cart-derived network)
-  bool gather_hostnames = false;  // fill node_names even if no host line needs them
-};
+// Collective over MPI_COMM_WORLD. Each process's node (MPI_Comm_split_type
+// SHARED), host name and CPU binding; the user's descriptions (forced
+// topology, network file, cost) as read on world rank 0, so that every rank
+// derives the same topologies. Returns an MPI error code.
+int gather_world(WorldFacts* facts, UserDescriptions* descriptions);
 
-// Nodes (MPI_Comm_split_type SHARED), world ranks, package / NUMA (hwloc),
-// the communicator's process topology, then the network file and the forced
-// topology (configure_topology). Problems with the user's descriptions land
-// in Topology::errors / warnings (identical on all ranks); detection itself
-// does not fail. On an intercommunicator only the local group is described
-// and an error notes it.
-Topology detect_topology(MPI_Comm comm, const DetectOptions& options = {});
+// What the calling process knows of `comm` locally: world ranks of its
+// members (MPI_Group_translate_ranks) and its Cartesian grid.
+CommFacts comm_facts(MPI_Comm comm);
+
+// For tools: the topology of `comm`. The first call gathers the world's
+// facts (collective over MPI_COMM_WORLD); later calls are local.
+Topology detect_topology(MPI_Comm comm);
 
 }  // namespace topoa2a

@@ -61,8 +61,7 @@ class NativeComm : public CommCore {
       if (rank() == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
       return MPI_ERR_OTHER;
     }
-    auto model = std::make_shared<CostModel>(*topo, cost);
-    set_topology(std::move(topo), std::move(model));
+    set_topology(std::move(topo), cost);  // the cost model: on topo_auto's first use
     return MPI_SUCCESS;
   }
 

@@ -38,16 +38,18 @@ int gather_world_facts(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_com
     const int err = tr.exchange(&send, 1, &recv, 1);
     if (err != MPI_SUCCESS) return err;
   }
+  out->node.resize(static_cast<size_t>(p));
   out->host_names.resize(static_cast<size_t>(p));
   out->package.resize(static_cast<size_t>(p));
   out->numa.resize(static_cast<size_t>(p));
   int max_node = -1;
   for (int r = 0; r < p; ++r) {
     all[r].name[sizeof all[r].name - 1] = 0;
+    out->node[r] = host.node_id(world, r);  // MPICH's node ids are global
     out->host_names[r] = all[r].name;
     out->package[r] = all[r].package;
     out->numa[r] = all[r].numa;
-    max_node = std::max(max_node, host.node_id(world, r));
+    max_node = std::max(max_node, out->node[r]);
   }
   out->nodes = max_node + 1;
   return MPI_SUCCESS;
@@ -57,39 +59,18 @@ Topology native_topology(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_c
                          const WorldFacts& world, const UserDescriptions& descriptions,
                          const std::vector<int>& cart_dims, const std::vector<int>& cart_periods) {
   const int size = host.comm_size(comm);
-  const int world_size = static_cast<int>(world.host_names.size());
-  std::vector<int> node(static_cast<size_t>(size)), wrank(static_cast<size_t>(size));
+  CommFacts f;
+  f.rank = host.comm_rank(comm);
+  f.world_rank.resize(static_cast<size_t>(size));
+  f.node.resize(static_cast<size_t>(size));
   for (int r = 0; r < size; ++r) {
-    node[r] = host.node_id(comm, r);  // MPICH's node ids are global
-    wrank[r] = host.world_rank(comm, r);
-    if (wrank[r] >= world_size) wrank[r] = -1;
+    f.world_rank[r] = host.world_rank(comm, r);
+    f.node[r] = host.node_id(comm, r);
   }
-  Topology t = topology_from_layout(node);
-  t.rank = host.comm_rank(comm);
-  t.world_size = world_size;
-  t.world_nodes = world.nodes > 0 ? world.nodes : t.nodes;
-  for (int r = 0; r < size; ++r) {
-    t.world_rank[r] = wrank[r];
-    t.global_node_of_rank[r] = node[r];
-    if (wrank[r] >= 0) {
-      t.package_of_rank[r] = world.package[wrank[r]];
-      t.numa_of_rank[r] = world.numa[wrank[r]];
-    }
-  }
-  reset_network(&t);
-  if (!cart_dims.empty()) {
-    t.proc_topo = ProcTopo::kCart;
-    t.cart_dims = cart_dims;
-    t.cart_periods = cart_periods;
-  }
-  auto names = [&]() {
-    std::vector<std::string> by_rank(static_cast<size_t>(size));
-    for (int r = 0; r < size; ++r)
-      if (wrank[r] >= 0) by_rank[r] = world.host_names[wrank[r]];
-    return by_rank;
-  };
-  apply_user_descriptions(&t, descriptions, names);
-  return t;
+  f.cart_dims = cart_dims;
+  f.cart_periods = cart_periods;
+  if (!cart_dims.empty()) f.proc_topo = ProcTopo::kCart;
+  return derive_topology(world, f, descriptions);
 }
 
 }  // namespace topoa2a

@@ -1,7 +1,8 @@
-// Topology detection in the native front door: from what MPICH knows of a
-// communicator (its node map, world ranks, Cartesian topology) and the
-// facts gathered once over MPI_COMM_WORLD at MPI_Init. Local: building a
-// communicator's topology needs no communication.
+// Topology detection in the native front door: the facts gathered once over
+// MPI_COMM_WORLD at MPI_Init, and what MPICH knows of a communicator (its
+// node map, world ranks), handed to the detector both doors share
+// (derive_topology, topology/world.h). Local: building a communicator's
+// topology needs no communication.
 #pragma once
 
 #include <string>
@@ -10,15 +11,9 @@
 #include "plugin/native/mpich_coll_plugin.h"
 #include "topology/descriptions.h"
 #include "topology/topology.h"
+#include "topology/world.h"
 
 namespace topoa2a {
-
-// Per MPI_COMM_WORLD rank.
-struct WorldFacts {
-  std::vector<std::string> host_names;
-  std::vector<int> package, numa;
-  int nodes = 0;  // MPICH's node count
-};
 
 // Collective over `world` (MPI_COMM_WORLD, while MPICH commits it): a ring
 // allgather of each process's host name and CPU binding.
