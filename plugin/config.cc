@@ -145,6 +145,7 @@ bool load_config(Config* c, std::string* error) {
 bool load_options(Config* c, std::string* error) {
   if (!load_bool("MPIR_CVAR_TOPOA2A_VERBOSE", &c->verbose, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_STATS", &c->stats, error)) return false;
+  if (!load_bool("MPIR_CVAR_TOPOA2A_AUTO_AGREE", &c->auto_agree, error)) return false;
   if (const char* g = std::getenv("MPIR_CVAR_TOPOA2A_MESH_GRID"); g && *g) {
     if (!parse_grid(g, &c->mesh_grid)) {
       *error = std::string("MPIR_CVAR_TOPOA2A_MESH_GRID=") + g +

@@ -28,6 +28,9 @@ struct Config {
   bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
   Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
+  // MPIR_CVAR_TOPOA2A_AUTO_AGREE: topo_auto checks that every rank passes
+  // the same block size before choosing by it (preload door).
+  bool auto_agree = true;
   // MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, when topo_auto is selected:
   // its rules come before the cost model.
   std::shared_ptr<const Rules> rules;

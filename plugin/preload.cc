@@ -146,6 +146,16 @@ void report(const char* op, const Decision& d, CommState& state, long long bytes
                state.id(), state.size(), bytes, d.algo->name, d.how.c_str());
 }
 
+// True when every rank of `comm` passes the same block size and in-place
+// flag. Collective over `comm` (the caller's collective call on it orders
+// it). *err: the allreduce's error, if any.
+bool agree(MPI_Comm comm, long long bytes, bool in_place, int* err) {
+  const long long mine = 2 * bytes + (in_place ? 1 : 0);
+  long long v[2] = {mine, -mine};
+  *err = PMPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_LONG_LONG, MPI_MAX, comm);
+  return *err == MPI_SUCCESS && v[0] == mine && v[1] == -mine;
+}
+
 bool is_inter(MPI_Comm comm) {
   int inter = 0;
   return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
@@ -230,6 +240,16 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   err = PMPI_Type_size(recvtype, &type_size);
   if (err != MPI_SUCCESS) return mpich();
   const long long bytes = static_cast<long long>(recvcount) * type_size;
+  // topo_auto chooses by the block size: ranks that disagree on it (an
+  // erroneous program) would run different algorithms and wait for each
+  // other forever. One small allreduce makes sure they agree; when they do
+  // not, MPICH's own algorithm runs on every rank and reports the error
+  // exactly as without topoa2a.
+  if (g_config.alltoall.topo_auto && g_config.auto_agree &&
+      !agree(comm, bytes, sendbuf == MPI_IN_PLACE, &err)) {
+    if (err != MPI_SUCCESS) return err;  // the user's error handler has seen it
+    return mpich();
+  }
   const Decision d =
       decide(g_config.alltoall, g_config, *state, bytes, false, sendbuf == MPI_IN_PLACE);
   if (!d.algo) {

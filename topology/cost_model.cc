@@ -424,7 +424,15 @@ class LinkLoads {
   double max_ = 0;
 };
 
-constexpr double kLinkBudget = 1 << 22;  // link updates per option
+// Scattered batches priced at least (when it has that many).
+constexpr double kMinBatchSamples = 8;
+// Link updates per option: O(p log p), so that pricing a communicator of p
+// ranks costs each rank O(p log p) work whatever the algorithm (rounds are
+// sampled evenly when they would need more).
+double link_budget(int p) {
+  const double lg = std::max(1, ceil_log2(p));
+  return std::max(1 << 14, 64 * p) * lg;
+}
 
 // Rounds to evaluate, with the number of rounds each stands for.
 std::vector<std::pair<int, double>> round_samples(Pattern pat, int p, const Grid& g, int rounds,
@@ -441,8 +449,12 @@ std::vector<std::pair<int, double>> round_samples(Pattern pat, int p, const Grid
     if (g.cols > 1) out.push_back({0, g.cols - 1});
     if (g.rows > 1) out.push_back({g.cols - 1, g.rows - 1});
   } else {
-    const int k = static_cast<int>(
-        std::clamp(kLinkBudget / std::max(1.0, cost_per_round), 1.0, static_cast<double>(rounds)));
+    // Every round of a log-round algorithm (their rounds differ), and at
+    // least 2 log2(p) evenly spread samples of the others.
+    const int at_least = std::min(rounds, 2 * std::max(1, ceil_log2(p)));
+    const int k = std::max(
+        at_least, static_cast<int>(std::clamp(link_budget(p) / std::max(1.0, cost_per_round), 1.0,
+                                              static_cast<double>(rounds))));
     for (int i = 0; i < k; ++i) {
       const int r = static_cast<int>((static_cast<long long>(i) * rounds) / k);
       out.push_back({r, static_cast<double>(rounds) / k});
@@ -514,18 +526,18 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
     const bool network = topo_.spans_network();
     const Pattern pat = pattern_of(algorithm);
     const int per_round = pat == Pattern::kScattered ? std::min(p - 1, kScatteredBatch) : 1;
-    for (auto [round, weight] : round_samples(pat, p, resolved.grid, o.rounds,
-                                              double(p) * per_round * loads.hops_estimate())) {
+    // A scattered batch sends to up to 32 peers: for large p, price an
+    // evenly spread sample of its peer offsets, so that at least
+    // kMinBatchSamples batches fit the link budget, and scale by the share
+    // sampled.
+    const double round_cost = double(p) * per_round * loads.hops_estimate();
+    const double sampled_cost = pat == Pattern::kScattered
+                                    ? std::min(round_cost, link_budget(p) / kMinBatchSamples)
+                                    : round_cost;
+    const int stride = static_cast<int>(std::max(1.0, std::ceil(round_cost / sampled_cost)));
+    for (auto [round, weight] : round_samples(pat, p, resolved.grid, o.rounds, sampled_cost)) {
       bool crosses = false;
       loads.begin_round();
-      // A scattered batch sends to up to 32 peers: for very large p, price
-      // an evenly spread sample of its peer offsets (the link budget of
-      // round_samples) and scale by the share sampled.
-      const int stride =
-          pat == Pattern::kScattered
-              ? static_cast<int>(std::max(
-                    1.0, std::ceil(double(p) * per_round * loads.hops_estimate() / kLinkBudget)))
-              : 1;
       int sampled = 0;  // scattered: peer offsets priced per rank
       if (network) {
         for (int r = 0; r < p; ++r) {
