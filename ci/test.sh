@@ -10,7 +10,11 @@ cd "$(dirname "$0")/.."
 bash ci/build.sh
 # Cached outside the clone (ci/build-mpich.sh); cold: about 25 minutes.
 prefix=$(bash ci/build-mpich.sh)
-cmake -S . -B build -DTOPOA2A_PATCHED_MPICH="$prefix" > /dev/null
+# MPICH's shipped tuning files, which the rules parser must read
+# (Rules.MpichShippedFilesParse fails, not skips, when this is set and they
+# are missing).
+tuning=$(bash ci/mpich-tuning.sh)
+cmake -S . -B build -DTOPOA2A_PATCHED_MPICH="$prefix" -DTOPOA2A_MPICH_TUNING_DIR="$tuning" > /dev/null
 cmake --build build -j "$(nproc)"
 cd build
 # Oversubscribed ch4 busy-polls: tests run one at a time.

@@ -1,6 +1,7 @@
 #include "coll/algorithms.h"
 
-#include <cstdio>
+#include <climits>
+#include <cstdint>
 
 namespace topoa2a {
 
@@ -60,17 +61,50 @@ Params resolve_params(int p, Params params) {
 
 Grid default_grid(int p) {
   Grid g{1, p > 0 ? p : 1};
-  for (int r = 1; r * r <= p; ++r)
-    if (p % r == 0) g = Grid{r, p / r};
+  for (int64_t r = 1; r * r <= p; ++r)
+    if (p % r == 0) g = Grid{static_cast<int>(r), static_cast<int>(p / r)};
   return g;
 }
 
-bool parse_grid(const std::string& text, Grid* out) {
-  int r = 0, c = 0;
-  char x = 0, tail = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &r, &x, &c, &tail) != 3) return false;
-  if ((x != 'x' && x != 'X') || r <= 0 || c <= 0) return false;
-  *out = Grid{r, c};
+namespace {
+// A decimal number of up to 18 digits (no sign, no blanks) into *out.
+bool parse_decimal(const std::string& s, size_t b, size_t e, int64_t* out) {
+  if (b >= e || e - b > 18) return false;
+  int64_t v = 0;
+  for (size_t i = b; i < e; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+}  // namespace
+
+bool parse_grid(const std::string& text, Grid* out, std::string* why) {
+  auto fail = [&](const std::string& msg) {
+    if (why) *why = msg;
+    return false;
+  };
+  const size_t x = text.find_first_of("xX");
+  int64_t r = 0, c = 0;
+  if (x == std::string::npos || text.find_first_of("xX", x + 1) != std::string::npos)
+    return fail("expected ROWSxCOLS, e.g. 4x2");
+  // More than 18 digits is out of range whatever they are.
+  auto digits = [&](size_t b, size_t e) {
+    if (b >= e) return false;
+    for (size_t i = b; i < e; ++i)
+      if (text[i] < '0' || text[i] > '9') return false;
+    return true;
+  };
+  if (!digits(0, x) || !digits(x + 1, text.size())) return fail("expected ROWSxCOLS, e.g. 4x2");
+  const std::string range = "ROWS and COLS must be positive and ROWS*COLS at most " +
+                            std::to_string(INT_MAX) + " (a communicator size)";
+  if (!parse_decimal(text, 0, x, &r) || !parse_decimal(text, x + 1, text.size(), &c) ||
+      r > INT_MAX || c > INT_MAX)
+    return fail("out of range: " + range);
+  if (r <= 0 || c <= 0) return fail(range);
+  if (r * c > INT_MAX) return fail("out of range: " + range);  // both <= INT_MAX: no overflow
+  *out = Grid{static_cast<int>(r), static_cast<int>(c)};
   return true;
 }
 

@@ -48,7 +48,10 @@ struct Schedule {
 struct Grid {
   int rows = 0;
   int cols = 0;
-  bool valid_for(int p) const { return rows > 0 && cols > 0 && rows * cols == p; }
+  // In 64 bits: rows * cols of two ints cannot overflow.
+  bool valid_for(int p) const {
+    return rows > 0 && cols > 0 && static_cast<int64_t>(rows) * cols == p;
+  }
 };
 
 // Algorithm parameters. A zero grid means "choose the default".
@@ -65,14 +68,16 @@ inline bool is_pow2(int p) { return p > 0 && (p & (p - 1)) == 0; }
 
 inline int ilog2(int p) {
   int l = 0;
-  while ((1 << l) < p) ++l;
+  while ((int64_t{1} << l) < p) ++l;
   return l;
 }
 
 // The factorisation rows x cols = p closest to square, rows <= cols.
 Grid default_grid(int p);
 
-// Parse "RxC" (e.g. "4x2"). Returns false on malformed text.
-bool parse_grid(const std::string& text, Grid* out);
+// Parse "RxC" (e.g. "4x2"): two positive decimal integers whose product is
+// at most INT_MAX (a communicator size). Returns false on malformed or
+// out-of-range text, with the reason in *why when given.
+bool parse_grid(const std::string& text, Grid* out, std::string* why = nullptr);
 
 }  // namespace topoa2a

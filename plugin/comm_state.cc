@@ -54,6 +54,8 @@ bool CommState::init(std::string* error) {
     *error = "gathering the machine's facts over MPI_COMM_WORLD failed: " + error_string(err);
     return false;
   }
+  // Parsed once here; every communicator's derivation uses the result.
+  if (!parse_user_descriptions(&g_described, error)) return false;
   // The world's own topology: a malformed description stops the program
   // here, on every rank alike.
   const Topology world = derive_topology(g_world, comm_facts(MPI_COMM_WORLD), g_described);

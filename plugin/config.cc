@@ -1,8 +1,12 @@
 #include "plugin/config.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace topoa2a {
 namespace {
@@ -30,6 +34,108 @@ std::string read_var(const std::string& name, std::string* full_name) {
 void set_everywhere(const std::string& name, const char* value) {
   for (const char* prefix : kPrefixes)
     if (std::getenv((prefix + name).c_str())) setenv((prefix + name).c_str(), value, 1);
+}
+
+void unset_everywhere(const std::string& name) {
+  for (const char* prefix : kPrefixes) unsetenv((prefix + name).c_str());
+}
+
+// Private files still to delete, also at exit (a static's destructor).
+struct PrivateFiles {
+  std::vector<std::string> paths;
+  void remove(const std::string& path) {
+    ::unlink(path.c_str());
+    paths.erase(std::remove(paths.begin(), paths.end(), path), paths.end());
+  }
+  ~PrivateFiles() {
+    for (const std::string& p : paths) ::unlink(p.c_str());
+  }
+};
+PrivateFiles& private_files() {
+  static PrivateFiles files;
+  return files;
+}
+
+// Writes `text` to a new private file (mode 0600) in $TMPDIR or /tmp.
+bool write_private_copy(const std::string& text, std::string* path, std::string* error) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = tmp && *tmp ? tmp : "/tmp";
+  std::string name = dir + "/topoa2a-tuning-XXXXXX";
+  std::vector<char> buf(name.begin(), name.end());
+  buf.push_back('\0');
+  const int fd = ::mkstemp(buf.data());
+  if (fd < 0) {
+    *error = "cannot create a private copy for MPICH in " + dir + ": " + std::strerror(errno) +
+             " (set TMPDIR to a writable directory)";
+    return false;
+  }
+  name = buf.data();
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = "cannot write " + name + ": " + std::strerror(errno);
+      ::close(fd);
+      ::unlink(name.c_str());
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    *error = "cannot write " + name + ": " + std::strerror(errno);
+    ::unlink(name.c_str());
+    return false;
+  }
+  private_files().paths.push_back(name);
+  *path = name;
+  return true;
+}
+
+// MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE. With topo_auto topoa2a applies
+// its alltoall rules (a malformed file is an error). MPICH gets the file
+// itself; or, when it names topoa2a's algorithms (which stock MPICH aborts
+// on), a private copy with those leaves naming MPICH's algorithms, so that
+// every other collective keeps the user's rules; or, when it has rules for
+// alltoall only (MPICH aborts on a collective without rules), nothing.
+bool load_tuning_file(Config* c, std::string* error) {
+  std::string var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
+  const std::string path = read_var("COLL_SELECTION_TUNING_JSON_FILE", &var);
+  if (path.empty()) return true;
+  const bool ours = c->alltoall.topo_auto;
+  std::string text, why;
+  if (!read_text_file(path, &text, &why)) {
+    if (!ours) return true;  // not ours to use: MPICH reads it, as without topoa2a
+    *error = var + ": " + why;
+    return false;
+  }
+  auto rules = std::make_shared<Rules>();
+  if (!parse_rules(text, path, rules.get(), &why)) {
+    if (!ours) return true;
+    *error = var + ": " + why;
+    return false;
+  }
+  if (ours) c->rules = rules;
+  TuningForMpich mpich;
+  if (!filter_tuning_for_mpich(text, path, &mpich, &why)) {
+    *error = var + ": " + why;
+    return false;
+  }
+  if (mpich.other_collectives == 0 && (ours || mpich.replaced > 0)) {
+    // Rules for alltoall only: MPICH, which needs rules for every collective
+    // it runs, keeps its built-in ones.
+    set_everywhere("COLL_SELECTION_TUNING_JSON_FILE", "");
+    return true;
+  }
+  if (mpich.replaced == 0) return true;
+  std::string copy;
+  if (!write_private_copy(mpich.text, &copy, &why)) {
+    *error = var + "=" + path + ": " + why;
+    return false;
+  }
+  c->tuning_copy = copy;
+  set_everywhere("COLL_SELECTION_TUNING_JSON_FILE", copy.c_str());
+  return true;
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
@@ -123,23 +229,20 @@ bool load_config(Config* c, std::string* error) {
     for (Selection* sel : {&c->alltoall, &c->alltoallv})
       if (sel->value == "auto") sel->topo_auto = true;
   }
-  if (c->alltoall.topo_auto) {
-    std::string var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
-    const std::string path = read_var("COLL_SELECTION_TUNING_JSON_FILE", &var);
-    if (!path.empty()) {
-      auto rules = std::make_shared<Rules>();
-      std::string why;
-      if (!load_rules_file(path, rules.get(), &why)) {
-        *error = var + ": " + why;
-        return false;
-      }
-      c->rules = rules;
-      // MPICH 4.0.2 cannot parse our algorithm names: it keeps its built-in
-      // rules, topoa2a applies the file to MPI_Alltoall.
-      set_everywhere("COLL_SELECTION_TUNING_JSON_FILE", "");
-    }
-  }
-  return load_options(c, error);
+  if (!load_options(c, error)) return false;
+  return load_tuning_file(c, error);
+}
+
+void remove_private_files(Config* c) {
+  if (c->tuning_copy.empty()) return;
+  private_files().remove(c->tuning_copy);
+  c->tuning_copy.clear();
+}
+
+void clear_mpich_variables() {
+  for (const char* name : {"ALLTOALL_INTRA_ALGORITHM", "ALLTOALLV_INTRA_ALGORITHM",
+                           "COLLECTIVE_FALLBACK", "COLL_SELECTION_TUNING_JSON_FILE"})
+    unset_everywhere(name);
 }
 
 bool load_options(Config* c, std::string* error) {
@@ -147,13 +250,13 @@ bool load_options(Config* c, std::string* error) {
   if (!load_bool("MPIR_CVAR_TOPOA2A_STATS", &c->stats, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_AUTO_AGREE", &c->auto_agree, error)) return false;
   if (const char* g = std::getenv("MPIR_CVAR_TOPOA2A_MESH_GRID"); g && *g) {
-    if (!parse_grid(g, &c->mesh_grid)) {
-      *error = std::string("MPIR_CVAR_TOPOA2A_MESH_GRID=") + g +
-               " is not a valid value; expected ROWSxCOLS, e.g. 4x2";
+    std::string why;
+    if (!parse_grid(g, &c->mesh_grid, &why)) {
+      *error = std::string("MPIR_CVAR_TOPOA2A_MESH_GRID=") + g + " is not a valid value: " + why;
       return false;
     }
   }
-  return true;
+  return load_user_descriptions(&c->descriptions, error);
 }
 
 }  // namespace topoa2a

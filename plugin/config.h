@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "coll/algorithms.h"
+#include "topology/descriptions.h"
 #include "topology/rules.h"
 
 namespace topoa2a {
@@ -34,6 +35,16 @@ struct Config {
   // MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, when topo_auto is selected:
   // its rules come before the cost model.
   std::shared_ptr<const Rules> rules;
+  // MPIR_CVAR_TOPOA2A_TOPOLOGY, _NETWORK_FILE and _COST, read and parsed
+  // once (load_options): detection takes the parsed descriptions from here.
+  UserDescriptions descriptions;
+  // MPI_THREAD_MULTIPLE was provided (is_multi_threaded in the rules file);
+  // set by the front door once MPI is initialised.
+  bool multi_threaded = false;
+  // The private copy of the tuning file handed to MPICH (preload door, when
+  // the file names topoa2a's algorithms); remove_private_files() deletes it
+  // once MPICH has read it.
+  std::string tuning_copy;
 };
 
 // MPICH 4.0.2's own values, passed through unchanged.
@@ -52,9 +63,20 @@ bool parse_selection(const std::string& value, bool alltoallv, Selection* sel);
 // On a bad value, returns false with a one-line message in *error.
 bool load_config(Config* config, std::string* error);
 
-// topoa2a's own variables only (VERBOSE, STATS, MESH_GRID): what the native
-// front door reads, MPICH itself handling the algorithm variables there.
+// topoa2a's own variables only (VERBOSE, STATS, MESH_GRID, TOPOLOGY,
+// NETWORK_FILE, COST): what the native front door reads, MPICH itself
+// handling the algorithm variables there. Every one is checked, used or not.
 bool load_options(Config* config, std::string* error);
+
+// Deletes the private files made by load_config (the tuning file's copy):
+// call once MPICH's MPI_Init has read them. Also done at exit.
+void remove_private_files(Config* config);
+
+// After load_config failed: puts the MPICH variables that topoa2a reads
+// (the algorithm variables, MPIR_CVAR_COLLECTIVE_FALLBACK, the tuning file)
+// out of MPICH's way, so that MPICH's MPI_Init succeeds and the front door
+// can report the error itself.
+void clear_mpich_variables();
 
 // Value list for messages, e.g. "auto, brucks, ..., ring, ..., topo_auto".
 std::string valid_values(bool alltoallv);

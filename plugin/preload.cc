@@ -6,14 +6,12 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "coll/exec.h"
 #include "coll/pmpi_transport.h"
@@ -58,23 +56,31 @@ int run_pinned(EnumCvar* cvar, const std::string& value, bool* pinned, Call call
   return err;
 }
 
-// Before MPI_Init: read the variables and make ours acceptable to MPICH.
+// A bad variable of ours, reported once MPI is up (report_bad_config).
+std::string g_config_error;
+
+// Before MPI_Init: read the variables and make ours acceptable to MPICH. On
+// a bad value, record it and clear MPICH's variables that topoa2a reads, so
+// that MPICH's MPI_Init succeeds and the error is reported deterministically
+// afterwards.
 void before_init() {
   std::string error;
   if (load_config(&g_config, &error)) return;
-  const char* pmi_rank = std::getenv("PMI_RANK");
-  if (!pmi_rank || std::atoi(pmi_rank) == 0)
-    std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
-  else  // let rank 0's line out first: the launcher kills the job when one rank exits
-    std::this_thread::sleep_for(std::chrono::seconds(2));
-  std::exit(1);  // every rank sees the same environment: all stop here, none waits
+  g_config_error = error;
+  clear_mpich_variables();
 }
 
-// A problem found after PMPI_Init (the machine's description): world rank
-// 0 prints it, every rank leaves with status 1 once it is out.
-[[noreturn]] void stop_after_init(const std::string& error) {
+// A bad configuration or description of the machine, once MPI is up (or
+// PMPI_Init failed: init_err): rank 0 of MPI_COMM_WORLD prints one line per
+// problem and flushes them before any rank leaves (the barrier), then every
+// rank ends with exit status 1.
+[[noreturn]] void stop_after_init(const std::string& error, int init_err = MPI_SUCCESS) {
   int rank = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (init_err == MPI_SUCCESS) {
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  } else if (const char* r = std::getenv("PMI_RANK")) {
+    rank = std::atoi(r);
+  }
   if (rank == 0) {
     size_t start = 0;
     while (start <= error.size()) {
@@ -84,9 +90,27 @@ void before_init() {
     }
     std::fflush(stderr);
   }
-  PMPI_Barrier(MPI_COMM_WORLD);
-  PMPI_Finalize();
+  if (init_err == MPI_SUCCESS) {
+    PMPI_Barrier(MPI_COMM_WORLD);
+    PMPI_Finalize();
+  }
   std::exit(1);
+}
+
+void after_init();
+
+// Right after PMPI_Init[_thread]: MPICH has read its variables (and the
+// tuning file's private copy).
+int init_done(int err) {
+  remove_private_files(&g_config);
+  if (!g_config_error.empty()) stop_after_init(g_config_error, err);
+  if (err == MPI_SUCCESS) {
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    g_config.multi_threaded = level == MPI_THREAD_MULTIPLE;
+    after_init();
+  }
+  return err;
 }
 
 void after_init() {
@@ -198,16 +222,12 @@ extern "C" {
 
 TOPOA2A_EXPORT int MPI_Init(int* argc, char*** argv) {
   before_init();
-  const int err = PMPI_Init(argc, argv);
-  if (err == MPI_SUCCESS) after_init();
-  return err;
+  return init_done(PMPI_Init(argc, argv));
 }
 
 TOPOA2A_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   before_init();
-  const int err = PMPI_Init_thread(argc, argv, required, provided);
-  if (err == MPI_SUCCESS) after_init();
-  return err;
+  return init_done(PMPI_Init_thread(argc, argv, required, provided));
 }
 
 TOPOA2A_EXPORT int MPI_Finalize(void) {

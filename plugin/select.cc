@@ -7,7 +7,7 @@
 
 namespace topoa2a {
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
-                bool alltoallv, bool in_place) {
+                bool alltoallv, bool in_place, long long count) {
   Decision d;
   const int p = state.size();
   d.params = resolve_params(p, Params{config.mesh_grid});
@@ -15,11 +15,12 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
     // The rules file first, then the cost model over the detected topology.
     std::string name;
     if (config.rules) {
-      RuleQuery q;
+      RuleQuery q = rule_query_for(state.topology());
       q.comm_size = p;
       q.avg_msg_size = static_cast<size_t>(bytes);
+      q.count = count;
       q.inplace = in_place;
-      q.nodes = state.topology().nodes;
+      q.multi_threaded = config.multi_threaded;
       if (auto r = apply_rules(*config.rules, q); r && *r != "topo_auto") {
         name = *r;
         d.how = "topo_auto, rules file";

@@ -19,8 +19,10 @@ struct Decision {
   std::string cannot_run;  // why the requested algorithm cannot run
 };
 
-// bytes: packed bytes per block (per peer).
+// bytes: packed bytes per block (per peer); count: elements per block
+// (sendcount, recvcount with MPI_IN_PLACE), -1 when unknown (count<=N rules
+// then fail).
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
-                bool alltoallv, bool in_place = false);
+                bool alltoallv, bool in_place = false, long long count = -1);
 
 }  // namespace topoa2a

@@ -111,6 +111,47 @@ TEST(Mesh, BadGridIsRejectedWithReason) {
   EXPECT_FALSE(parse_grid("4*2", &g));
 }
 
+// Grid arithmetic in 64 bits: 3 x 1431655766 is 4294967298, which a 32-bit
+// product wraps to 2 (it then passed for p=2 and the mesh plan ran out of
+// memory); 4294967298 read with %d became 2.
+TEST(Mesh, GridNumbersAreCheckedNotWrapped) {
+  Grid g;
+  std::string why;
+  EXPECT_FALSE(parse_grid("3x1431655766", &g, &why));
+  EXPECT_NE(why.find("out of range"), std::string::npos) << why;
+  EXPECT_NE(why.find("at most 2147483647"), std::string::npos) << why;
+  EXPECT_FALSE(parse_grid("4294967298x1", &g, &why));
+  EXPECT_NE(why.find("out of range"), std::string::npos) << why;
+  EXPECT_FALSE(parse_grid("1x99999999999999999999999", &g, &why));
+  EXPECT_FALSE(parse_grid("-2x-1", &g, &why));
+  EXPECT_FALSE(parse_grid(" 4x2", &g, &why));
+  EXPECT_FALSE(parse_grid("4x2 ", &g, &why));
+  EXPECT_FALSE(parse_grid("+4x2", &g, &why));
+  EXPECT_FALSE(parse_grid("0x4", &g, &why));
+  EXPECT_NE(why.find("must be positive"), std::string::npos) << why;
+  EXPECT_TRUE(parse_grid("1x2147483647", &g, &why)) << why;
+  EXPECT_EQ(g.cols, 2147483647);
+  EXPECT_TRUE(parse_grid("46341X46340", &g, &why)) << why;  // 2147441940
+  EXPECT_FALSE(parse_grid("46341x46341", &g, &why));        // 2147488281
+
+  EXPECT_FALSE((Grid{3, 1431655766}.valid_for(2)));
+  EXPECT_FALSE((Grid{65536, 65536}.valid_for(0)));
+  EXPECT_TRUE((Grid{46341, 46340}.valid_for(2147441940)));
+  const Algorithm& mesh = algorithm(AlgorithmId::kMesh);
+  EXPECT_FALSE(mesh.check(2, Params{Grid{3, 1431655766}}).empty());
+}
+
+TEST(Mesh, DefaultGridAndLog2NearIntMax) {
+  const Grid g = default_grid(2147395600);  // 46340^2
+  EXPECT_EQ(g.rows, 46340);
+  EXPECT_EQ(g.cols, 46340);
+  const Grid prime = default_grid(2147483647);  // a prime
+  EXPECT_EQ(prime.rows, 1);
+  EXPECT_EQ(prime.cols, 2147483647);
+  EXPECT_EQ(ilog2(2147483647), 31);
+  EXPECT_EQ(ilog2(1 << 30), 30);
+}
+
 TEST(SeedFormulas, MeshOnSquareGridAndRing) {
   const double ts = 3.0, tw = 0.5, m = 8.0;
   for (int q : {2, 4, 8}) {

@@ -2,14 +2,14 @@
 
 #include <cstdlib>
 
-#include "topology/cost_model.h"
-
 namespace topoa2a {
 namespace {
 std::string env(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";
 }
+
+bool blank(const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; }
 }  // namespace
 
 UserDescriptions read_user_descriptions() {
@@ -21,35 +21,69 @@ UserDescriptions read_user_descriptions() {
   return d;
 }
 
-void apply_user_descriptions(Topology* t, const UserDescriptions& d,
+namespace {
+// Parses each description on its own, so that the good ones still apply;
+// one line per problem into *errors.
+void parse_each(UserDescriptions* d, std::vector<std::string>* errors) {
+  d->parsed = false;
+  d->file_desc.reset();
+  d->forced_desc.reset();
+  d->cost_params = CostParams{};
+  std::string why;
+  if (!blank(d->cost) && !parse_cost_params(d->cost, &d->cost_params, &why)) {
+    d->cost_params = CostParams{};
+    errors->push_back(why);
+  }
+  if (!d->read_error.empty()) {
+    errors->push_back(std::string(kEnvNetworkFile) + "=" + d->path + ": " + d->read_error);
+  } else if (!d->path.empty()) {
+    NetworkDesc desc;
+    if (parse_network_file(d->text, d->path, &desc, &why))
+      d->file_desc = std::move(desc);
+    else
+      errors->push_back(std::string(kEnvNetworkFile) + ": " + why);
+  }
+  if (!blank(d->forced)) {
+    NetworkDesc desc;
+    if (parse_forced_topology(d->forced, &desc, &why))
+      d->forced_desc = std::move(desc);
+    else
+      errors->push_back(why);
+  }
+}
+}  // namespace
+
+bool parse_user_descriptions(UserDescriptions* d, std::string* error) {
+  std::vector<std::string> errors;
+  parse_each(d, &errors);
+  if (!errors.empty()) {
+    *error = errors.front();
+    return false;
+  }
+  d->parsed = true;
+  return true;
+}
+
+bool load_user_descriptions(UserDescriptions* d, std::string* error) {
+  *d = read_user_descriptions();
+  return parse_user_descriptions(d, error);
+}
+
+void apply_user_descriptions(Topology* t, const UserDescriptions& given,
                              const std::function<std::vector<std::string>()>& rank_names,
                              bool always_names) {
-  t->cost_text = d.cost;
-  {
-    std::string cost_error;
-    cost_params_for(*t, &cost_error);
-    if (!cost_error.empty()) t->errors.push_back(cost_error);
+  t->cost_text = given.cost;
+  UserDescriptions parsed_here;
+  const UserDescriptions* d = &given;
+  if (!given.parsed) {
+    parsed_here = given;
+    parse_each(&parsed_here, &t->errors);
+    d = &parsed_here;
   }
 
-  NetworkDesc file_desc, forced_desc;
-  bool have_file = false, have_forced = false;
-  std::string error;
-  if (!d.read_error.empty()) {
-    t->errors.push_back(std::string(kEnvNetworkFile) + ": " + d.read_error);
-  } else if (!d.path.empty()) {
-    if (parse_network_file(d.text, d.path, &file_desc, &error))
-      have_file = true;
-    else
-      t->errors.push_back(error);
-  }
-  if (d.forced.find_first_not_of(" \t") != std::string::npos) {
-    if (parse_forced_topology(d.forced, &forced_desc, &error))
-      have_forced = true;
-    else
-      t->errors.push_back(error);
-  }
-
-  if ((have_file && !file_desc.hosts.empty()) || always_names) {
+  const NetworkDesc* file = d->file_desc ? &*d->file_desc : nullptr;
+  const NetworkDesc* forced = d->forced_desc ? &*d->forced_desc : nullptr;
+  if ((file && !file->hosts.empty()) || always_names) {
     const std::vector<std::string> names = rank_names();
     t->node_names.assign(t->nodes, "");
     std::vector<bool> seen(t->nodes, false);
@@ -61,8 +95,7 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& d,
     }
   }
 
-  configure_topology(t, have_file ? &file_desc : nullptr, "file:" + d.path,
-                     have_forced ? &forced_desc : nullptr);
+  configure_topology(t, file, "file:" + d->path, forced);
 }
 
 }  // namespace topoa2a

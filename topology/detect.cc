@@ -143,7 +143,11 @@ Topology detect_topology(MPI_Comm comm) {
   static std::once_flag once;
   static WorldFacts world;
   static UserDescriptions descriptions;
-  std::call_once(once, [] { gather_world(&world, &descriptions); });
+  std::call_once(once, [] {
+    std::string ignored;  // problems land in the topology's errors
+    if (gather_world(&world, &descriptions) == MPI_SUCCESS)
+      parse_user_descriptions(&descriptions, &ignored);
+  });
   return derive_topology(world, comm_facts(comm), descriptions);
 }
 

@@ -1,5 +1,6 @@
 #include "topology/json.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace topoa2a {
@@ -318,6 +319,74 @@ bool parse(const std::string& text, const std::string& filename, Value* out, std
   if (!p.document(&v, error)) return false;
   *out = std::move(v);
   return true;
+}
+
+namespace {
+
+void write_string(const std::string& s, std::string* out) {
+  out->push_back('"');
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out->append(buf);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+// Iterative over the nesting would be no shorter: depth is bounded by the
+// parser's kMaxDepth.
+void write_value(const Value& v, std::string* out) {
+  switch (v.type) {
+    case Type::kNull:
+      out->append("null");
+      return;
+    case Type::kBool:
+      out->append(v.boolean ? "true" : "false");
+      return;
+    case Type::kNumber: {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", v.number);
+      out->append(buf);
+      return;
+    }
+    case Type::kString:
+      write_string(v.string, out);
+      return;
+    case Type::kArray:
+      out->push_back('[');
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out->push_back(',');
+        write_value(v.items[i], out);
+      }
+      out->push_back(']');
+      return;
+    case Type::kObject:
+      out->push_back('{');
+      for (size_t i = 0; i < v.members.size(); ++i) {
+        if (i) out->push_back(',');
+        write_string(v.members[i].key, out);
+        out->push_back(':');
+        write_value(*v.members[i].value, out);
+      }
+      out->push_back('}');
+      return;
+  }
+}
+
+}  // namespace
+
+std::string write(const Value& v) {
+  std::string out;
+  write_value(v, &out);
+  return out;
 }
 
 }  // namespace json

@@ -37,5 +37,9 @@ struct Value {
 // "FILE:LINE:COL: expected ..." (filename as given).
 bool parse(const std::string& text, const std::string& filename, Value* out, std::string* error);
 
+// The value as JSON text (compact; comments and positions are not kept;
+// numbers with 17 significant digits).
+std::string write(const Value& v);
+
 }  // namespace json
 }  // namespace topoa2a

@@ -12,43 +12,60 @@ namespace topoa2a {
 namespace {
 
 constexpr int kMaxExtent = 1 << 20;
+constexpr long long kMaxEndpoints = INT_MAX / 2;
 
-// Parse a non-negative decimal integer filling all of `text`.
+// Parse a non-negative decimal integer filling all of `text`, at most
+// INT_MAX (in 64 bits: no overflow, no wrap-around).
 bool parse_int(const std::string& text, int* out) {
-  if (text.empty() || text.size() > 9) return false;
+  if (text.empty() || text.size() > 10) return false;
   long long v = 0;
   for (char c : text) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
     v = v * 10 + (c - '0');
   }
+  if (v > INT_MAX) return false;
   *out = static_cast<int>(v);
   return true;
 }
 
-// Parse "A" or "AxBxC": positive extents. On failure *bad is the offset of
-// the offending part within `text`.
-bool parse_dims(const std::string& text, std::vector<int>* dims, size_t* bad) {
+bool all_digits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// Parse "A" or "AxBxC": positive extents of at most kMaxExtent whose product
+// is at most kMaxEndpoints. On failure *bad is the offset of the offending
+// part within `text`; *why says what is out of range and what is valid, or
+// is empty when the text is not of that form.
+bool parse_dims(const std::string& text, std::vector<int>* dims, size_t* bad, std::string* why) {
   dims->clear();
   size_t pos = 0;
+  long long e = 1;
   while (true) {
     size_t end = text.find_first_of("xX", pos);
     const std::string part = text.substr(pos, end == std::string::npos ? end : end - pos);
+    *bad = pos;
+    if (!all_digits(part)) {
+      why->clear();
+      return false;
+    }
     int v = 0;
     if (!parse_int(part, &v) || v <= 0 || v > kMaxExtent) {
-      *bad = pos;
+      *why = "extent " + part + " is out of range; each extent must be 1.." +
+             std::to_string(kMaxExtent);
+      return false;
+    }
+    e *= v;  // <= kMaxEndpoints * kMaxExtent: fits in 64 bits
+    if (e > kMaxEndpoints) {
+      *why = "the extents of '" + text + "' multiply to more than " +
+             std::to_string(kMaxEndpoints) + " endpoints, the most allowed";
       return false;
     }
     dims->push_back(v);
     if (end == std::string::npos) break;
     pos = end + 1;
-  }
-  long long e = 1;
-  for (int d : *dims) {
-    e *= d;
-    if (e > INT_MAX / 2) {
-      *bad = 0;
-      return false;
-    }
   }
   return true;
 }
@@ -155,10 +172,13 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
                    "expected a network kind (" + net_kind_names() + "), got '" + tok[1].text + "'");
       if (tok.size() >= 3) {
         size_t bad = 0;
-        if (!parse_dims(tok[2].text, &desc.dims, &bad))
+        std::string why;
+        if (!parse_dims(tok[2].text, &desc.dims, &bad, &why))
           return err(tok[2].column + static_cast<int>(bad),
-                     "expected dimensions: positive integers separated by 'x' (e.g. 4x4), got '" +
-                         tok[2].text + "'");
+                     why.empty() ? "expected dimensions: positive integers separated by 'x' "
+                                   "(e.g. 4x4), got '" +
+                                       tok[2].text + "'"
+                                 : "dimensions " + tok[2].text + ": " + why);
       }
       const std::string why = check_kind_dims(desc.kind, desc.dims);
       if (!why.empty()) return err(tok.size() >= 3 ? tok[2].column : end_column(), why);
@@ -171,9 +191,13 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
                    "duplicate nodes line (first at line " + std::to_string(nodes_line) + ")");
       std::vector<int> d;
       size_t bad = 0;
+      std::string why;
       if (tok.size() < 2)
         return err(end_column(), "expected NODESxRANKS_PER_NODE (e.g. 'nodes 2x4')");
-      if (!parse_dims(tok[1].text, &d, &bad) || d.size() != 2)
+      const bool ok = parse_dims(tok[1].text, &d, &bad, &why);
+      if (!ok && !why.empty())
+        return err(tok[1].column + static_cast<int>(bad), "nodes " + tok[1].text + ": " + why);
+      if (!ok || d.size() != 2)
         return err(tok[1].column + static_cast<int>(bad),
                    "expected NODESxRANKS_PER_NODE (e.g. 'nodes 2x4'), got '" + tok[1].text + "'");
       if (tok.size() > 2) return err(tok[2].column, "expected end of line");
@@ -192,8 +216,11 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
         return err(end_column(), kw == "host" ? "expected a host name" : "expected a rank");
       int rank = -1;
       if (kw == "rank" && !parse_int(tok[1].text, &rank))
-        return err(tok[1].column,
-                   "expected a rank (a non-negative integer), got '" + tok[1].text + "'");
+        return err(
+            tok[1].column,
+            all_digits(tok[1].text)
+                ? "rank " + tok[1].text + " is out of range; at most " + std::to_string(INT_MAX)
+                : "expected a rank (a non-negative integer), got '" + tok[1].text + "'");
       if (tok.size() < 3)
         return err(end_column(),
                    "expected coordinates (one per dimension, or one endpoint "
@@ -202,8 +229,11 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
       for (size_t i = 2; i < tok.size(); ++i) {
         int c = 0;
         if (!parse_int(tok[i].text, &c))
-          return err(tok[i].column,
-                     "expected a coordinate (a non-negative integer), got '" + tok[i].text + "'");
+          return err(tok[i].column, all_digits(tok[i].text)
+                                        ? "coordinate " + tok[i].text +
+                                              " is out of range; at most " + std::to_string(INT_MAX)
+                                        : "expected a coordinate (a non-negative integer), got '" +
+                                              tok[i].text + "'");
         coords.push_back(c);
       }
       if (!cdims.empty()) {
@@ -279,8 +309,11 @@ bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::strin
       if (have_nodes) return err(b, "nodes given twice");
       std::vector<int> d;
       size_t bad = 0;
-      if (!parse_dims(value, &d, &bad) || d.size() != 2)
-        return err(value_col + bad, "expected nodes:NxR (N nodes of R ranks), got '" + item + "'");
+      std::string why;
+      const bool ok = parse_dims(value, &d, &bad, &why);
+      if (!ok && !why.empty()) return err(value_col + bad, "nodes:" + value + ": " + why);
+      if (!ok || d.size() != 2)
+        return err(value_col, "expected nodes:NxR (N nodes of R ranks), got '" + item + "'");
       desc.layout_nodes = d[0];
       desc.layout_ranks_per_node = d[1];
       have_nodes = true;
@@ -291,8 +324,11 @@ bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::strin
       desc.kind = kind;
       if (colon != std::string::npos) {
         size_t bad = 0;
-        if (!parse_dims(value, &desc.dims, &bad))
-          return err(value_col + bad, "expected dimensions such as 4x4 after '" + name + ":'");
+        std::string why;
+        if (!parse_dims(value, &desc.dims, &bad, &why))
+          return err(value_col + bad, why.empty()
+                                          ? "expected dimensions such as 4x4 after '" + name + ":'"
+                                          : name + ":" + value + ": " + why);
       }
       const std::string why = check_kind_dims(kind, desc.dims);
       if (!why.empty()) return err(colon != std::string::npos ? value_col : b + item.size(), why);

@@ -1,6 +1,8 @@
 #include "topology/rules.h"
 
+#include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 #include "coll/algorithms.h"
 #include "topology/json.h"
@@ -168,16 +170,19 @@ class RuleBuilder {
     if (obj.members.empty())
       return fail(obj.line, obj.column,
                   "expected at least one rule in this object (an empty object matches nothing)");
+    // Key -> line of its first occurrence: linear in the number of keys.
+    std::unordered_map<std::string, int> first_line;
+    first_line.reserve(obj.members.size());
+    out->reserve(obj.members.size());
     for (size_t i = 0; i < obj.members.size(); ++i) {
       const json::Member& m = obj.members[i];
       RuleNode node;
       if (!key(m, &node)) return false;
-      for (size_t j = 0; j < i; ++j) {
-        if (out->at(j).key == node.key)
-          return fail(m.line, m.column,
-                      "duplicate key '" + node.key + "' (first at line " +
-                          std::to_string(out->at(j).line) + ")");
-      }
+      const auto [it, inserted] = first_line.emplace(node.key, node.line);
+      if (!inserted)
+        return fail(
+            m.line, m.column,
+            "duplicate key '" + node.key + "' (first at line " + std::to_string(it->second) + ")");
       if (m.value->type != json::Type::kObject)
         return fail(m.value->line, m.value->column,
                     std::string("expected an object as the value of '") + node.key + "', got " +
@@ -317,7 +322,30 @@ long long pof2_floor(long long n) {
   return p;
 }
 
-bool holds(const RuleNode& n, const RuleQuery& q) {
+// The conditions MPICH's MPIR_Csel_prune decides when a communicator is
+// created (prune_tree in src/mpi/coll/src/csel.c).
+bool comm_op(Op op) {
+  switch (op) {
+    case Op::kCommTypeIntra:
+    case Op::kCommTypeInter:
+    case Op::kCommSizeLe:
+    case Op::kCommSizeLt:
+    case Op::kCommSizeNode:
+    case Op::kCommSizePow2:
+    case Op::kCommSizeAny:
+    case Op::kCommHierarchy:
+    case Op::kIsNodeConsecutive:
+    case Op::kCommAvgPpnLe:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// `pruning`: the node is decided by MPICH's prune_tree rather than by
+// MPIR_Csel_search. The two differ in one place: MPICH 4.0.2's search
+// tests comm_size<N as comm_size <= N.
+bool holds(const RuleNode& n, const RuleQuery& q, bool pruning) {
   const long long size = q.comm_size;
   const long long avg = static_cast<long long>(q.avg_msg_size);
   const long long total = avg * size;
@@ -333,7 +361,7 @@ bool holds(const RuleNode& n, const RuleQuery& q) {
     case Op::kCommSizeLe:
       return size <= n.value;
     case Op::kCommSizeLt:
-      return size < n.value;
+      return pruning ? size < n.value : size <= n.value;
     case Op::kCommSizePow2:
       return size > 0 && (size & (size - 1)) == 0;
     case Op::kCommSizeNode:
@@ -399,12 +427,17 @@ bool load_rules_file(const std::string& path, Rules* out, std::string* error) {
 }
 
 const RuleNode* match_rules(const Rules& rules, const RuleQuery& query) {
+  // MPICH prunes the tree per communicator (the leading communicator
+  // conditions at the top and again below each collective=NAME), then
+  // searches the rest per call.
+  bool pruning = true;
   const std::vector<RuleNode>* level = &rules.top;
   while (level) {
     const std::vector<RuleNode>* next = nullptr;
     for (const RuleNode& n : *level) {
       if (n.op == Op::kLeaf) return &n;
-      if (holds(n, query)) {
+      if (n.op != Op::kCollective && !comm_op(n.op)) pruning = false;
+      if (holds(n, query, pruning)) {
         next = &n.children;
         break;
       }
@@ -412,6 +445,27 @@ const RuleNode* match_rules(const Rules& rules, const RuleQuery& query) {
     level = next;
   }
   return nullptr;
+}
+
+RuleQuery rule_query_for(const Topology& t) {
+  RuleQuery q;
+  q.comm_size = t.size;
+  q.nodes = std::max(1, t.nodes);
+  // MPIR_Comm_create_subcomms: no hierarchy when every rank is alone on its
+  // node (including a communicator of one rank); otherwise a parent with a
+  // node communicator wherever a node holds more than one of its ranks.
+  const bool flat = t.nodes >= t.size;
+  q.hierarchy = flat ? "flat" : "parent";
+  const int me = t.rank >= 0 && t.rank < t.size ? t.rank : 0;
+  int on_my_node = 0;
+  if (!flat && me < static_cast<int>(t.node_of_rank.size()))
+    for (int n : t.node_of_rank) on_my_node += n == t.node_of_rank[me];
+  q.node_comm_size = on_my_node > 1 ? on_my_node : 0;
+  // MPII_Comm_is_node_consecutive: parents only; the nodes, numbered by
+  // first appearance, in rank order.
+  q.node_consecutive =
+      !flat && (t.placement == Placement::kBlock || t.placement == Placement::kSingle);
+  return q;
 }
 
 std::optional<std::string> apply_rules(const Rules& rules, const RuleQuery& query) {

@@ -211,7 +211,13 @@ std::string describe(const Topology& t);
 // "torus 4x4", "ring 8", "hypercube 16", "switch", ...
 std::string describe(const Network& n);
 
-// Read a whole file. On error returns false and sets *error.
-bool read_text_file(const std::string& path, std::string* text, std::string* error);
+// The largest input file read (network file, rules / tuning JSON file): 64 MiB.
+inline constexpr long long kMaxInputFileBytes = 64LL << 20;
+
+// Read a whole file: a regular file (not a directory, device or pipe) of at
+// most max_bytes. On error returns false and sets *error to
+// "PATH: why" (cannot open, not a regular file, too large, read error).
+bool read_text_file(const std::string& path, std::string* text, std::string* error,
+                    long long max_bytes = kMaxInputFileBytes);
 
 }  // namespace topoa2a

@@ -29,7 +29,6 @@ namespace {
 
 const MPICH_Coll_plugin_host* g_host = nullptr;
 Config g_config;
-UserDescriptions g_descriptions;  // read once, at MPI_Init
 std::unique_ptr<WorldFacts> g_world;
 int g_world_rank = 0;
 long g_next_id = 0;
@@ -49,7 +48,7 @@ class NativeComm : public CommCore {
   // Detects the topology (local: MPICH's node map and the world facts).
   int detect(const std::vector<int>& cart_dims, const std::vector<int>& cart_periods) {
     auto topo = std::make_shared<Topology>(
-        native_topology(*g_host, comm_, *g_world, g_descriptions, cart_dims, cart_periods));
+        native_topology(*g_host, comm_, *g_world, g_config.descriptions, cart_dims, cart_periods));
     if (!topo->errors.empty()) {
       if (rank() == 0)
         for (const auto& e : topo->errors) std::fprintf(stderr, "topoa2a: %s\n", e.c_str());
@@ -306,7 +305,6 @@ extern "C" __attribute__((visibility("default"))) int MPICH_Coll_plugin_init(
     if (is_rank0()) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
     return MPI_ERR_OTHER;
   }
-  g_descriptions = read_user_descriptions();
   g_host = host;
   g_world.reset();
   g_next_id = 0;
