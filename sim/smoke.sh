@@ -37,4 +37,11 @@ if [[ $lines -ne 18 || $good -ne 18 ]]; then
   echo "sim_smoke: FAILED: $good of $lines lines ok (want 18 of 18)"
   exit 1
 fi
+# topo_auto must have run one of ours at least once (otherwise its run path
+# went untested: change --sizes so that one size picks one of ours).
+auto_ran=$(sed -n 's/.* auto_ran=\([0-9]*\)$/\1/p' <<<"$report")
+if [[ ${auto_ran:-0} -lt 1 ]]; then
+  echo "sim_smoke: FAILED: topo_auto chose MPICH's algorithm for every size; none of ours ran"
+  exit 1
+fi
 echo "sim_smoke: PASSED"
