@@ -301,7 +301,7 @@ full_testlist() {
       for (i = 1; i <= nr; i++) if (!rused[rorder[i]]) {
         print reducename ": \"" rorder[i] "\" matches no entry of " FILENAME > "/dev/stderr"; bad = 1 }
       exit bad
-    }' "$src" > "$out" || die "fix $exlist"
+    }' "$src" > "$out" || die "fix the list file named above ($(basename "$exlist"), $(basename "$keeplist") or $(basename "$reducelist"))"
 }
 
 # ---- build (cached) ----------------------------------------------------------

@@ -14,7 +14,10 @@
 # results must be correct. Nothing is hard-coded: a change of the cost model
 # moves prediction and run together.
 set -uo pipefail
-(($# >= 8)) && [[ $8 == -- ]] || { echo "usage: $0 MPIEXEC INFO PROGRAM NP DIMS BYTES TOPOLOGY -- ARGS..." >&2; exit 2; }
+if (($# < 8)) || [[ $8 != -- ]]; then
+  echo "usage: $0 MPIEXEC INFO PROGRAM NP DIMS BYTES TOPOLOGY -- ARGS..." >&2
+  exit 2
+fi
 mpiexec=$1 info=$2 prog=$3 np=$4 dims=$5 bytes=$6 topology=$7
 shift 8
 fail() { echo "native_cart_check: FAILED: $*"; exit 1; }
