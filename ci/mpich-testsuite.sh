@@ -510,9 +510,21 @@ for alg in $ALGS; do
   printf '%-26s %5d %6d %6d %5d %5s  %s%s\n' "$alg" "$run" "$p" "$f" "$s" \
     "$(cat "$ART/runs/$alg/seconds")" "$st" "$note" >> "$SUMMARY"
 done
+# runtests names a test "./prog"; with --suite the directory comes from the
+# testlist (programs of comm/ and attr/ have distinct names).
+suite_dir() {
+  awk -v p="$1" '{ sub(/#.*/, "") } NF { n = split($1, a, "/"); if (n == 2 && a[2] == p) { print a[1]; exit } }' "$ART/testlist"
+}
 for alg in $ALGS; do
   grep '^not ok ' "$ART/runs/$alg/summary.tap" 2>/dev/null |
-    sed -e 's/ # time=.*//' -e "s|^not ok [0-9]* - |failed: [$alg] |" >> "$SUMMARY" || true
+    sed -e 's/ # time=.*//' -e "s|^not ok [0-9]* - |failed: [$alg] |" |
+    while IFS= read -r line; do
+      if [[ -n $SUITES && $line =~ ^(failed:\ \[[^]]*\]\ )\./([^ ]+)(.*)$ ]]; then
+        d=$(suite_dir "${BASH_REMATCH[2]}")
+        line="${BASH_REMATCH[1]}${d:-.}/${BASH_REMATCH[2]}${BASH_REMATCH[3]}"
+      fi
+      printf '%s\n' "$line"
+    done >> "$SUMMARY" || true
 done
 if [[ -n $SUITES ]]; then
   echo "$SUITES: $(wc -l < "$ART/excluded.txt") entries excluded (<dir>-excluded.txt, listed in excluded.txt), $(grep -c '# np [0-9]* reduced' "$ART/testlist") reduced (<dir>-reduced.txt); np capped at $( ((MAXNP)) && echo "$MAXNP: $(grep -c '# np [0-9]* capped' "$ART/testlist") entries capped, $(grep -c '^# merged' "$ART/testlist") merged" || echo "none (MPICH's counts)"); MPITEST_TIMEOUT=${MPITEST_TIMEOUT}s" >> "$SUMMARY"
