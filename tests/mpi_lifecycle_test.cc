@@ -199,94 +199,6 @@ TEST_F(AttrCallbacks, DupThenFreeWithAndWithoutAlltoall) {
   free_carrier(&base, "the base dup");
 }
 
-// ---- context ids ---------------------------------------------------------------
-
-// MPI_Comm_dup of world `n` times; returns how many succeeded (on every
-// rank: a dup is collective). Failures return (world's errhandler is
-// MPI_ERRORS_RETURN for the test).
-std::vector<MPI_Comm> dup_many(int n, int* first_error) {
-  std::vector<MPI_Comm> comms;
-  *first_error = MPI_SUCCESS;
-  for (int i = 0; i < n; ++i) {
-    MPI_Comm c = MPI_COMM_NULL;
-    const int err = MPI_Comm_dup(MPI_COMM_WORLD, &c);
-    if (err != MPI_SUCCESS) {
-      *first_error = err;
-      break;
-    }
-    comms.push_back(c);
-  }
-  return comms;
-}
-
-std::string error_text(int err) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(err, text, &len);
-  return std::string(text, static_cast<size_t>(len));
-}
-
-class ContextIds : public ::testing::Test {
- protected:
-  void SetUp() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); }
-  void TearDown() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL); }
-};
-
-// MPICH 4.0.2 alone keeps 2046 communicators alive (2048 context ids less
-// world's and self's); 2000 dups must all succeed with the library too.
-// Then an MPI_Alltoall on every one of them: the library cannot make a
-// private communicator for each, so some or all of these calls must run
-// MPICH's algorithm, and still succeed.
-TEST_F(ContextIds, TwoThousandLiveDups) {
-  constexpr int kLive = 2000;
-  int err = MPI_SUCCESS;
-  std::vector<MPI_Comm> comms = dup_many(kLive, &err);
-  EXPECT_EQ(static_cast<int>(comms.size()), kLive)
-      << "MPI_Comm_dup failed after " << comms.size() << " live dups: " << error_text(err);
-  int failed = 0, wrong = 0, first = MPI_SUCCESS;
-  for (MPI_Comm c : comms) {
-    bool correct = false;
-    const int e = checked_alltoall(c, 2, &correct);
-    if (e != MPI_SUCCESS && first == MPI_SUCCESS) first = e;
-    failed += e != MPI_SUCCESS;
-    wrong += !correct;
-  }
-  EXPECT_EQ(failed, 0) << "of " << comms.size()
-                       << " MPI_Alltoall calls on live dups; first: " << error_text(first);
-  EXPECT_EQ(wrong, 0) << "MPI_Alltoall results wrong";
-  int freed = 0;
-  for (MPI_Comm& c : comms) freed += MPI_Comm_free(&c) == MPI_SUCCESS;
-  EXPECT_EQ(freed, static_cast<int>(comms.size()));
-  // Everything was given back: the same number can be made again.
-  std::vector<MPI_Comm> again = dup_many(static_cast<int>(comms.size()), &err);
-  EXPECT_EQ(again.size(), comms.size()) << "context ids not given back: " << error_text(err);
-  for (MPI_Comm& c : again) MPI_Comm_free(&c);
-}
-
-// 1000 live dups, each used in an MPI_Alltoall as soon as it exists (the
-// library's algorithm selected): every call succeeds with the right result.
-TEST_F(ContextIds, ThousandLiveDupsEachWithAlltoall) {
-  constexpr int kLive = 1000;
-  std::vector<MPI_Comm> comms;
-  int dup_error = MPI_SUCCESS, failed = 0, wrong = 0, first = MPI_SUCCESS;
-  for (int i = 0; i < kLive; ++i) {
-    MPI_Comm c = MPI_COMM_NULL;
-    dup_error = MPI_Comm_dup(MPI_COMM_WORLD, &c);
-    if (dup_error != MPI_SUCCESS) break;
-    comms.push_back(c);
-    bool correct = false;
-    const int e = checked_alltoall(c, 2, &correct);
-    if (e != MPI_SUCCESS && first == MPI_SUCCESS) first = e;
-    failed += e != MPI_SUCCESS;
-    wrong += !correct;
-  }
-  EXPECT_EQ(static_cast<int>(comms.size()), kLive)
-      << "MPI_Comm_dup failed after " << comms.size() << ": " << error_text(dup_error);
-  EXPECT_EQ(failed, 0) << "MPI_Alltoall calls failed; first: " << error_text(first);
-  EXPECT_EQ(wrong, 0) << "MPI_Alltoall results wrong";
-  for (MPI_Comm& c : comms) MPI_Comm_free(&c);
-}
-
 // ---- no detection in constructors ------------------------------------------------
 
 // The preloaded library's count of collective topology detections, when it
@@ -328,6 +240,97 @@ TEST(Constructors, DetectNothing) {
   // And the communicators work.
   for (MPI_Comm c : {dup, split, even, created, cart, sub, node}) expect_alltoall(c, "new comm");
   for (MPI_Comm* c : {&dup, &split, &even, &created, &cart, &sub, &node}) MPI_Comm_free(c);
+}
+
+// ---- context ids ---------------------------------------------------------------
+
+// MPI_Comm_dup of world `n` times; returns how many succeeded (on every
+// rank: a dup is collective). Failures return (world's errhandler is
+// MPI_ERRORS_RETURN for the test).
+std::vector<MPI_Comm> dup_many(int n, int* first_error) {
+  std::vector<MPI_Comm> comms;
+  *first_error = MPI_SUCCESS;
+  for (int i = 0; i < n; ++i) {
+    MPI_Comm c = MPI_COMM_NULL;
+    const int err = MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    if (err != MPI_SUCCESS) {
+      *first_error = err;
+      break;
+    }
+    comms.push_back(c);
+  }
+  return comms;
+}
+
+std::string error_text(int err) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(err, text, &len);
+  return std::string(text, static_cast<size_t>(len));
+}
+
+class ContextIds : public ::testing::Test {
+ protected:
+  void SetUp() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); }
+  void TearDown() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL); }
+};
+
+// MPICH 4.0.2 alone keeps 2046 communicators alive (2048 context ids less
+// world's and self's); 2000 dups must all succeed with the library too.
+// Then an MPI_Alltoall on every one of them, under MPI_ERRORS_ARE_FATAL:
+// the library cannot make a private communicator for each, so some or all
+// of these calls must run MPICH's algorithm, and still succeed.
+TEST_F(ContextIds, TwoThousandLiveDups) {
+  constexpr int kLive = 2000;
+  int err = MPI_SUCCESS;
+  std::vector<MPI_Comm> comms = dup_many(kLive, &err);
+  EXPECT_EQ(static_cast<int>(comms.size()), kLive)
+      << "MPI_Comm_dup failed after " << comms.size() << " live dups: " << error_text(err);
+  int failed = 0, wrong = 0, first = MPI_SUCCESS;
+  for (MPI_Comm c : comms) {
+    // MPI's default handler: a private communicator that cannot be made
+    // must not reach it (an abort here fails the test).
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_ARE_FATAL);
+    bool correct = false;
+    const int e = checked_alltoall(c, 2, &correct);
+    if (e != MPI_SUCCESS && first == MPI_SUCCESS) first = e;
+    failed += e != MPI_SUCCESS;
+    wrong += !correct;
+  }
+  EXPECT_EQ(failed, 0) << "of " << comms.size()
+                       << " MPI_Alltoall calls on live dups; first: " << error_text(first);
+  EXPECT_EQ(wrong, 0) << "MPI_Alltoall results wrong";
+  int freed = 0;
+  for (MPI_Comm& c : comms) freed += MPI_Comm_free(&c) == MPI_SUCCESS;
+  EXPECT_EQ(freed, static_cast<int>(comms.size()));
+  // Everything was given back: the same number can be made again.
+  std::vector<MPI_Comm> again = dup_many(static_cast<int>(comms.size()), &err);
+  EXPECT_EQ(again.size(), comms.size()) << "context ids not given back: " << error_text(err);
+  for (MPI_Comm& c : again) MPI_Comm_free(&c);
+}
+
+// 1000 live dups, each used in an MPI_Alltoall as soon as it exists (the
+// library's algorithm selected): every call succeeds with the right result.
+TEST_F(ContextIds, ThousandLiveDupsEachWithAlltoall) {
+  constexpr int kLive = 1000;
+  std::vector<MPI_Comm> comms;
+  int dup_error = MPI_SUCCESS, failed = 0, wrong = 0, first = MPI_SUCCESS;
+  for (int i = 0; i < kLive; ++i) {
+    MPI_Comm c = MPI_COMM_NULL;
+    dup_error = MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    if (dup_error != MPI_SUCCESS) break;
+    comms.push_back(c);
+    bool correct = false;
+    const int e = checked_alltoall(c, 2, &correct);
+    if (e != MPI_SUCCESS && first == MPI_SUCCESS) first = e;
+    failed += e != MPI_SUCCESS;
+    wrong += !correct;
+  }
+  EXPECT_EQ(static_cast<int>(comms.size()), kLive)
+      << "MPI_Comm_dup failed after " << comms.size() << ": " << error_text(dup_error);
+  EXPECT_EQ(failed, 0) << "MPI_Alltoall calls failed; first: " << error_text(first);
+  EXPECT_EQ(wrong, 0) << "MPI_Alltoall results wrong";
+  for (MPI_Comm& c : comms) MPI_Comm_free(&c);
 }
 
 }  // namespace
