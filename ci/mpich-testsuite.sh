@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs MPICH 4.0.2's own test suite (test/mpi/coll) with topoa2a's algorithms
-# selected through LD_PRELOAD of libtopoa2a.so.
+# Runs MPICH 4.0.2's own test suite (test/mpi/coll, and test/mpi/comm and
+# test/mpi/attr with --suite) with topoa2a's algorithms selected through
+# LD_PRELOAD of libtopoa2a.so.
 #
-# Usage: ci/mpich-testsuite.sh [--full [--maxnp N]] [--no-preload | --native PREFIX] [--algs "A B ..."] [--verbose]
+# Usage: ci/mpich-testsuite.sh [--full | --suite "comm attr"] [--maxnp N] [--no-preload | --native PREFIX] [--algs "A B ..."] [--verbose]
 #   (default)     the blocking MPI_Alltoall/MPI_Alltoallv tests listed in
 #                 ci/mpich-testsuite/alltoall.testlist, once per algorithm:
 #                 ring ring_bidir mesh hypercube onefactor onefactor_xor topo_auto
@@ -10,6 +11,18 @@
 #                 at 4 (--maxnp), less the entries listed in
 #                 ci/mpich-testsuite/full-excluded.txt (each with its reason;
 #                 see docs/mpich-testsuite.md)
+#   --suite LIST  instead of coll/: the whole testlist of each directory of
+#                 test/mpi named in LIST (comm, attr), np capped as with
+#                 --full (--maxnp), less the entries listed in
+#                 ci/mpich-testsuite/<dir>-excluded.txt; programs in
+#                 <dir>-keepnp.txt are never capped; entries in
+#                 <dir>-reduced.txt ("name np newnp reason") run with fewer
+#                 processes (where np 4 exceeds the time limit even with
+#                 stock MPICH). Default algorithms
+#                 "ring topo_auto" (with the library: its communicator
+#                 hooks, attribute handling and context-id use are what
+#                 these suites test; they make no MPI_Alltoall calls, so no
+#                 stats are required), "auto" with --no-preload
 #   --no-preload  stock MPICH, no LD_PRELOAD; default algorithms "brucks pairwise"
 #                 (MPICH's own values), "auto" with --full. Also chosen, with a
 #                 warning, when TOPOA2A_LIB is unset and the default library
@@ -19,7 +32,7 @@
 #                 installed in PREFIX (ci/build-mpich.sh) through
 #                 LD_LIBRARY_PATH, with MPIR_CVAR_COLL_PLUGIN naming
 #                 TOPOA2A_NATIVE_LIB (default <repo>/build/plugin/libtopoa2a_native.so)
-#   --maxnp N     --full only: run every coll/testlist entry with more than N
+#   --maxnp N     --full and --suite: run every testlist entry with more than N
 #                 processes with N instead, dropping entries that then repeat
 #                 one already listed (default 4, TOPOA2A_FULL_MAXNP; 0 keeps
 #                 MPICH's counts, up to 16). Programs that need a particular
@@ -107,10 +120,14 @@ source "$CI_DIR/lib/mpich-source.sh"
 has_word() { local w; for w in $2; do [[ $w == "$1" ]] && return 0; done; return 1; }
 
 # ---- arguments ---------------------------------------------------------------
-FULL=0 PRELOAD=1 ALGS="" VERBOSE=0 NATIVE="" MAXNP=${TOPOA2A_FULL_MAXNP:-4}
+FULL=0 PRELOAD=1 ALGS="" VERBOSE=0 NATIVE="" MAXNP=${TOPOA2A_FULL_MAXNP:-4} SUITES=""
+SUITES_KNOWN="comm attr"
+SUITE_ALGS_DEFAULT="ring topo_auto"
 while (($#)); do
   case $1 in
     --full) FULL=1 ;;
+    --suite) (($# >= 2)) || die "--suite needs a value"; SUITES=$2; shift ;;
+    --suite=*) SUITES=${1#--suite=} ;;
     --no-preload) PRELOAD=0 ;;
     --native) (($# >= 2)) || die "--native needs a prefix"; NATIVE=$2; PRELOAD=0; shift ;;
     --algs) (($# >= 2)) || die "--algs needs a value"; ALGS=$2; shift ;;
@@ -144,14 +161,18 @@ if [[ -n $NATIVE ]]; then
 fi
 OURS=$PRELOAD; [[ -n $NATIVE ]] && OURS=1   # topoa2a takes part: its stats are expected
 [[ $MAXNP =~ ^[0-9]+$ ]] || die "--maxnp: not a number: $MAXNP"
+for s in $SUITES; do has_word "$s" "$SUITES_KNOWN" || die "--suite: unknown directory $s (known: $SUITES_KNOWN)"; done
+((FULL)) && [[ -n $SUITES ]] && die "--full and --suite exclude each other"
 if [[ -z $ALGS ]]; then
-  if ((FULL)); then
+  if [[ -n $SUITES ]]; then
+    if ((OURS)); then ALGS=$SUITE_ALGS_DEFAULT; else ALGS=auto; fi
+  elif ((FULL)); then
     if ((OURS)); then ALGS=topo_auto; else ALGS=auto; fi
   elif ((OURS)); then ALGS=$TOPOA2A_ALGS_DEFAULT
   else ALGS=$STOCK_ALGS_DEFAULT
   fi
 fi
-if ((FULL)); then export MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-180}
+if ((FULL)) || [[ -n $SUITES ]]; then export MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-180}
 else export MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-120}
 fi
 
@@ -208,18 +229,26 @@ check_selection() {  # every coll source calling a blocking alltoall[v] is liste
   ((bad == 0)) || die "update ci/mpich-testsuite/ for this MPICH source"
 }
 
-# Writes coll/testlist ($1) less the entries of full-excluded.txt to $2 and the
-# excluded entries with their reasons to $3. full-excluded.txt: "name np
+# Writes a testlist ($1, e.g. coll/testlist) less the entries of the exclusion
+# list $4 (default full-excluded.txt) to $2 and the excluded entries with their
+# reasons to $3; $5 is the keep list (default full-keepnp.txt, may be absent);
+# $6, optional, a reduce list: "name np newnp reason": that entry runs with
+# newnp processes instead (marked "# np N reduced to M"; an entry that
+# matches nothing, or has no reason, is an error).
+# Exclusion list: "name np
 # reason...", np "*" for every process count (MPICH's count, before the cap);
 # an entry that matches nothing in coll/testlist, or has no reason, is an
 # error. With MAXNP > 0 a larger process count becomes MAXNP (marked with a
 # comment) and an entry that then repeats an earlier one is dropped (marked
-# "# merged"), except for programs listed in full-keepnp.txt ("name reason":
+# "# merged"), except for programs listed in the keep list ("name reason":
 # programs that need a particular process count).
 full_testlist() {
-  local src=$1 out=$2 excl=$3
+  local src=$1 out=$2 excl=$3 exlist=${4:-$FULL_EXCLUDED_SRC} keeplist=${5:-$DATA_DIR/full-keepnp.txt}
+  local reducelist=${6:-/nonexistent}
   : > "$excl"
-  awk -v listfile="$FULL_EXCLUDED_SRC" -v exclout="$excl" -v maxnp="$MAXNP" -v keepfile="$DATA_DIR/full-keepnp.txt" '
+  awk -v listfile="$exlist" -v exclout="$excl" -v maxnp="$MAXNP" -v keepfile="$keeplist" \
+      -v exname="$(basename "$exlist")" -v keepname="$(basename "$keeplist")" \
+      -v reducefile="$reducelist" -v reducename="$(basename "$reducelist")" '
     function fields(line) {  # sets nf, f[]: the words of line without its comment
       sub(/#.*/, "", line); sub(/^[[:space:]]+/, "", line); sub(/[[:space:]]+$/, "", line)
       nf = (line == "") ? 0 : split(line, f, /[[:space:]]+/)
@@ -229,15 +258,21 @@ full_testlist() {
       while ((getline raw < listfile) > 0) {
         fields(raw)
         if (nf == 0) continue
-        if (nf < 3) { print "full-excluded.txt: no reason given: " raw > "/dev/stderr"; bad = 1; continue }
+        if (nf < 3) { print exname ": no reason given: " raw > "/dev/stderr"; bad = 1; continue }
         k = f[1] " " f[2]; reason = f[3]; for (i = 4; i <= nf; i++) reason = reason " " f[i]
         ex[k] = reason; used[k] = 0; order[++ne] = k
       }
       while ((getline raw < keepfile) > 0) {   # "name reason": never capped
         fields(raw)
         if (nf == 0) continue
-        if (nf < 2) { print "full-keepnp.txt: no reason given: " raw > "/dev/stderr"; bad = 1; continue }
+        if (nf < 2) { print keepname ": no reason given: " raw > "/dev/stderr"; bad = 1; continue }
         keep[f[1]] = 1
+      }
+      while ((getline raw < reducefile) > 0) {   # "name np newnp reason"
+        fields(raw)
+        if (nf == 0) continue
+        if (nf < 4 || f[3] !~ /^[0-9]+$/) { print reducename ": want \"name np newnp reason\": " raw > "/dev/stderr"; bad = 1; continue }
+        k = f[1] " " f[2]; reduce[k] = f[3]; rused[k] = 0; rorder[++nr] = k
       }
     }
     {
@@ -246,6 +281,12 @@ full_testlist() {
       k = f[1] " " f[2]
       if (!(k in ex)) k = f[1] " *"
       if (k in ex) { used[k]++; printf "%-36s %s\n", entry, ex[k] >> exclout; print "# excluded: " $0; next }
+      k = f[1] " " f[2]
+      if (k in reduce) {
+        rused[k]++
+        line = f[1] " " reduce[k]; for (i = 3; i <= nf; i++) line = line " " f[i]
+        seen[line] = 1; print line "    # np " f[2] " reduced to " reduce[k] " (" reducename ")"; next
+      }
       if (maxnp > 0 && !(f[1] in keep) && f[2] ~ /^[0-9]+$/ && f[2] + 0 > maxnp) {
         capped = f[1] " " maxnp; for (i = 3; i <= nf; i++) capped = capped " " f[i]
         if (capped in seen) { print "# merged (np " f[2] " capped to " maxnp "): " $0; next }
@@ -256,9 +297,11 @@ full_testlist() {
     }
     END {
       for (i = 1; i <= ne; i++) if (!used[order[i]]) {
-        print "full-excluded.txt: \"" order[i] "\" matches no entry of coll/testlist" > "/dev/stderr"; bad = 1 }
+        print exname ": \"" order[i] "\" matches no entry of " FILENAME > "/dev/stderr"; bad = 1 }
+      for (i = 1; i <= nr; i++) if (!rused[rorder[i]]) {
+        print reducename ": \"" rorder[i] "\" matches no entry of " FILENAME > "/dev/stderr"; bad = 1 }
       exit bad
-    }' "$src" > "$out" || die "fix $FULL_EXCLUDED_SRC"
+    }' "$src" > "$out" || die "fix the list file named above ($(basename "$exlist"), $(basename "$keeplist") or $(basename "$reducelist"))"
 }
 
 # ---- build (cached) ----------------------------------------------------------
@@ -289,10 +332,13 @@ build_tree() {  # sets TREE; caller holds the cache lock
     log "using cached test tree $root"
   fi
   touch "$root"
-  if ((FULL)); then
+  if ((FULL)) || [[ -n $SUITES ]]; then
     # -k: a program that does not build is reported by runtests as a failed test.
-    make -C "$TREE/coll" -k -j"$JOBS" >> "$root/build.log" 2>&1 ||
-      log "WARNING: some coll/ programs failed to build (see $root/build.log)"
+    local d
+    for d in ${SUITES:-coll}; do
+      make -C "$TREE/$d" -k -j"$JOBS" >> "$root/build.log" 2>&1 ||
+        log "WARNING: some $d/ programs failed to build (see $root/build.log)"
+    done
   else
     local progs
     progs=$(list_entries "$TESTLIST_SRC" | awk '{print $1}' | sort -u)
@@ -383,6 +429,8 @@ stats_check() {
               END { for (k in n) printf "%s(%d) ", k, n[k] }' "$log" 2>/dev/null | tr ' ' '\n' | sort | tr '\n' ' ')
   seen=${seen% }
   if ((!OURS)); then echo "n/a ${seen:-none}"; return; fi
+  # comm/ and attr/ make no MPI_Alltoall calls: nothing to require
+  if [[ -n $SUITES ]]; then echo "n/a ${seen:-none}"; return; fi
   if [[ $alg == topo_auto ]] || ! has_word "$alg" "$TOPOA2A_ALGS_ALL"; then
     [[ -n $seen ]] || ok=0
   else
@@ -414,6 +462,19 @@ if ((FULL)); then
   EXPECTED=$(list_entries "$ART/testlist" | wc -l)
   log "full coll/testlist: $EXPECTED entries to run, $(wc -l < "$ART/excluded.txt") excluded (see $ART/excluded.txt)$( ((MAXNP)) &&
       echo ", $(grep -c '# np [0-9]* capped' "$ART/testlist") with np capped to $MAXNP, $(grep -c '^# merged' "$ART/testlist") merged into an equal entry")"
+elif [[ -n $SUITES ]]; then
+  : > "$ART/testlist"; : > "$ART/excluded.txt"
+  for d in $SUITES; do
+    full_testlist "$TREE/$d/testlist" "$ART/testlist.$d" "$ART/excluded.$d" \
+      "$DATA_DIR/$d-excluded.txt" "$DATA_DIR/$d-keepnp.txt" "$DATA_DIR/$d-reduced.txt"
+    # names relative to test/mpi: runtests runs from there
+    sed -E "/^[[:space:]]*(#|\$)/! s|^[[:space:]]*|$d/|" "$ART/testlist.$d" >> "$ART/testlist"
+    sed "s|^|$d/|" "$ART/excluded.$d" >> "$ART/excluded.txt"
+    rm -f "$ART/testlist.$d" "$ART/excluded.$d"
+  done
+  EXPECTED=$(list_entries "$ART/testlist" | wc -l)
+  log "$SUITES: $EXPECTED entries to run, $(wc -l < "$ART/excluded.txt") excluded (see $ART/excluded.txt)$( ((MAXNP)) &&
+      echo ", $(grep -c '# np [0-9]* capped' "$ART/testlist") with np capped to $MAXNP, $(grep -c '^# merged' "$ART/testlist") merged into an equal entry")"
 else
   list_entries "$TESTLIST_SRC" | sed 's|^|coll/|' > "$ART/testlist"
   EXPECTED=$(wc -l < "$ART/testlist")
@@ -429,7 +490,7 @@ if [[ -n $LIB ]]; then   # run a copy: a rebuild of build/ during the run change
   LIB=$TMPD/lib/$(basename "$LIB")
 fi
 
-log "mode: $( ((FULL)) && echo full coll/ || echo "alltoall subset, $EXPECTED tests"); preload: $( ((PRELOAD)) && echo "$LIB_SRC" || echo none); native: ${NATIVE:-no}; algorithms: $ALGS"
+log "mode: $( ((FULL)) && echo full coll/ || { [[ -n $SUITES ]] && echo "$SUITES, $EXPECTED tests"; } || echo "alltoall subset, $EXPECTED tests"); preload: $( ((PRELOAD)) && echo "$LIB_SRC" || echo none); native: ${NATIVE:-no}; algorithms: $ALGS"
 for alg in $ALGS; do run_alg "$alg"; done
 
 TOTAL_P=0 TOTAL_F=0
@@ -449,10 +510,25 @@ for alg in $ALGS; do
   printf '%-26s %5d %6d %6d %5d %5s  %s%s\n' "$alg" "$run" "$p" "$f" "$s" \
     "$(cat "$ART/runs/$alg/seconds")" "$st" "$note" >> "$SUMMARY"
 done
+# runtests names a test "./prog"; with --suite the directory comes from the
+# testlist (programs of comm/ and attr/ have distinct names).
+suite_dir() {
+  awk -v p="$1" '{ sub(/#.*/, "") } NF { n = split($1, a, "/"); if (n == 2 && a[2] == p) { print a[1]; exit } }' "$ART/testlist"
+}
 for alg in $ALGS; do
   grep '^not ok ' "$ART/runs/$alg/summary.tap" 2>/dev/null |
-    sed -e 's/ # time=.*//' -e "s|^not ok [0-9]* - |failed: [$alg] |" >> "$SUMMARY" || true
+    sed -e 's/ # time=.*//' -e "s|^not ok [0-9]* - |failed: [$alg] |" |
+    while IFS= read -r line; do
+      if [[ -n $SUITES && $line =~ ^(failed:\ \[[^]]*\]\ )\./([^ ]+)(.*)$ ]]; then
+        d=$(suite_dir "${BASH_REMATCH[2]}")
+        line="${BASH_REMATCH[1]}${d:-.}/${BASH_REMATCH[2]}${BASH_REMATCH[3]}"
+      fi
+      printf '%s\n' "$line"
+    done >> "$SUMMARY" || true
 done
+if [[ -n $SUITES ]]; then
+  echo "$SUITES: $(wc -l < "$ART/excluded.txt") entries excluded (<dir>-excluded.txt, listed in excluded.txt), $(grep -c '# np [0-9]* reduced' "$ART/testlist") reduced (<dir>-reduced.txt); np capped at $( ((MAXNP)) && echo "$MAXNP: $(grep -c '# np [0-9]* capped' "$ART/testlist") entries capped, $(grep -c '^# merged' "$ART/testlist") merged" || echo "none (MPICH's counts)"); MPITEST_TIMEOUT=${MPITEST_TIMEOUT}s" >> "$SUMMARY"
+fi
 if ((FULL)); then
   echo "coll/testlist: $(wc -l < "$ART/excluded.txt") entries excluded ($(basename "$FULL_EXCLUDED_SRC"), listed in excluded.txt); np capped at $( ((MAXNP)) && echo "$MAXNP: $(grep -c '# np [0-9]* capped' "$ART/testlist") entries capped, $(grep -c '^# merged' "$ART/testlist") merged" || echo "none (MPICH's counts)"); MPITEST_TIMEOUT=${MPITEST_TIMEOUT}s" >> "$SUMMARY"
 fi
