@@ -1,5 +1,7 @@
 #include "plugin/comm_core.h"
 
+#include <deque>
+
 namespace topoa2a {
 namespace {
 std::string key_of(const Algorithm& a, const Params& p) {
@@ -34,17 +36,23 @@ std::string model_key(const Topology& t, const CostParams& c) {
 }
 
 // Models alive in this process, by key; an entry lives as long as some
-// communicator holds its model.
+// communicator holds its model, and the most recently built few stay alive
+// after their communicators are freed (a program that creates and frees
+// communicators of one shape in a loop prices its topology once).
 std::shared_ptr<const CostModel> shared_model(const Topology& t, const CostParams& cost) {
+  constexpr size_t kKeptModels = 4;
   static std::mutex mu;
   static std::map<std::string, std::weak_ptr<const CostModel>> models;
+  static std::deque<std::shared_ptr<const CostModel>> recent;
   const std::string key = model_key(t, cost);
   std::lock_guard<std::mutex> lock(mu);
-  for (auto it = models.begin(); it != models.end();)  // drop dead entries
-    it = it->second.expired() ? models.erase(it) : std::next(it);
   if (auto live = models[key].lock()) return live;
   auto model = std::make_shared<const CostModel>(t, cost);
   models[key] = model;
+  recent.push_back(model);
+  if (recent.size() > kKeptModels) recent.pop_front();
+  for (auto it = models.begin(); it != models.end();)  // drop dead entries
+    it = it->second.expired() ? models.erase(it) : std::next(it);
   return model;
 }
 }  // namespace
