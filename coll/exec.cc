@@ -107,9 +107,8 @@ int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, RunS
       else
         recvs.push_back({slot(r.first_slot), r.nblocks * bs, MPI_BYTE, r.peer});
     }
-    const bool discard = failure.failed();
     failure.record(tr.exchange(sends.data(), static_cast<int>(sends.size()), recvs.data(),
-                               static_cast<int>(recvs.size()), discard));
+                               static_cast<int>(recvs.size()), failure.code()));
     if (failure.failed()) continue;  // from now on only the traffic goes on
     for (const Delivery& d : step.deliveries)
       failure.record(detail::unpack(tr, slot(d.slot), recv.elements(d.user_block)));

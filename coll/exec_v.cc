@@ -149,10 +149,9 @@ int run_alltoallv(const Schedule& schedule, Transport& tr, const AlltoallvArgs& 
       }
     }
     incoming.assign(probe_peers.size(), {});
-    const bool discard = failure.failed();
     failure.record(tr.exchange_probed(
         sends.data(), static_cast<int>(sends.size()), recvs.data(), static_cast<int>(recvs.size()),
-        probe_peers.data(), incoming.data(), static_cast<int>(probe_peers.size()), discard));
+        probe_peers.data(), incoming.data(), static_cast<int>(probe_peers.size()), failure.code()));
     if (failure.failed()) continue;  // from now on only the traffic goes on
     if (stats) stats->messages_sent += static_cast<long long>(sends.size());
     for (size_t k = 0; k < incoming.size() && !failure.failed(); ++k) {

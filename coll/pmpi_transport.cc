@@ -1,6 +1,7 @@
 #include "coll/pmpi_transport.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace topoa2a {
 namespace {
@@ -48,84 +49,98 @@ PmpiTransport::PmpiTransport(MPI_Comm comm) : comm_(comm) {
 }
 
 int PmpiTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                            bool discard) {
-  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, discard);
+                            int failed) {
+  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, failed);
 }
 
 int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
                                    int nrecvs, const int* probe_peers, std::vector<char>* probed,
-                                   int nprobed, bool discard) {
-  int first = MPI_SUCCESS;  // the first real error
-  bool lost = false;        // some payload arrived discarded
+                                   int nprobed, int failed) {
+  const bool discard = failed != MPI_SUCCESS;
+  lost_class_ = discard ? error_class(failed) : MPI_SUCCESS;  // what a lost message carries
+  int first = MPI_SUCCESS;                                    // the first real error
   auto note = [&first](int err) {
     if (err != MPI_SUCCESS && first == MPI_SUCCESS) first = err;
   };
-  requests_.assign(static_cast<size_t>(nsends + nrecvs), MPI_REQUEST_NULL);
-  statuses_.resize(requests_.size());
-  // Receives take any of the two tags: whatever the peer sends next.
-  for (int i = 0; i < nrecvs; ++i) {
-    const Message& m = recvs[i];
-    int err = MPI_ERR_OTHER;
-    if (!discard) {
-      err = PMPI_Irecv_c(m.buf, m.count, m.type, m.peer, MPI_ANY_TAG, comm_, &requests_[i]);
-      note(err);
-    }
-    if (err != MPI_SUCCESS)  // take the peer's message into nothing
-      PMPI_Irecv_c(nullptr, 0, MPI_BYTE, m.peer, MPI_ANY_TAG, comm_, &requests_[i]);
-  }
+  std::vector<int> lost;  // receives that took a discarded payload
+  const int nin = nrecvs + nprobed, n = nsends + nin;
+  requests_.assign(static_cast<size_t>(n), MPI_REQUEST_NULL);
   for (int i = 0; i < nsends; ++i) {
     const Message& m = sends[i];
-    MPI_Request* req = &requests_[nrecvs + i];
     int err = MPI_ERR_OTHER;
     if (!discard) {
-      err = PMPI_Isend_c(m.buf, m.count, m.type, m.peer, kTag, comm_, req);
+      err = PMPI_Isend_c(m.buf, m.count, m.type, m.peer, kTag, comm_, &requests_[i]);
       note(err);
     }
-    if (err != MPI_SUCCESS) PMPI_Isend_c(nullptr, 0, MPI_BYTE, m.peer, kLostTag, comm_, req);
+    if (err != MPI_SUCCESS)
+      PMPI_Isend_c(&lost_class_, 1, MPI_INT, m.peer, kLostTag, comm_, &requests_[i]);
   }
-  // Matched probes: safe when other threads use other communicators.
-  for (int i = 0; i < nprobed; ++i) {
-    MPI_Message msg = MPI_MESSAGE_NULL;
-    MPI_Status status;
-    int err = PMPI_Mprobe(probe_peers[i], MPI_ANY_TAG, comm_, &msg, &status);
-    note(err);
-    if (err != MPI_SUCCESS) continue;  // nothing to receive: the communicator is broken
-    MPI_Count bytes = 0;
-    PMPI_Get_count_c(&status, MPI_BYTE, &bytes);
-    probed[i].clear();
-    if (discard || status.MPI_TAG == kLostTag || bytes < 0) {
-      lost = lost || status.MPI_TAG == kLostTag;
-      PMPI_Mrecv_c(nullptr, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);  // may truncate: dropped
-      continue;
+  // Receives go by matched probe, each for the exact size that arrives, so
+  // that none can truncate: MPICH 4.0.2 reports a truncated receive through
+  // MPI_COMM_WORLD's error handler (which may abort) whatever the
+  // communicator's. A message of the wrong size, or a discarded payload,
+  // lands in a spare buffer and is reported here. Receives from the same
+  // peer match in list order (known sizes first, then the probed ones).
+  spare_.resize(static_cast<size_t>(nin));
+  pending_.assign(static_cast<size_t>(nin), 1);
+  busy_.clear();
+  for (int left = nin; left > 0;) {
+    busy_.clear();
+    for (int k = 0; k < nin; ++k) {
+      if (!pending_[k]) continue;
+      const bool known = k < nrecvs;
+      const int peer = known ? recvs[k].peer : probe_peers[k - nrecvs];
+      if (busy_.count(peer)) continue;  // an earlier receive from it waits
+      int flag = 0;
+      MPI_Message msg = MPI_MESSAGE_NULL;
+      MPI_Status st;
+      const int perr = PMPI_Improbe(peer, MPI_ANY_TAG, comm_, &flag, &msg, &st);
+      if (perr != MPI_SUCCESS) {  // the communicator is broken: give up on this one
+        note(perr);
+        pending_[k] = 0;
+        --left;
+        continue;
+      }
+      if (!flag) {
+        busy_.insert(peer);
+        continue;
+      }
+      pending_[k] = 0;
+      --left;
+      MPI_Count bytes = 0, size = 0;
+      PMPI_Get_count_c(&st, MPI_BYTE, &bytes);
+      const bool dropped = st.MPI_TAG == kLostTag;
+      MPI_Request* req = &requests_[nsends + k];
+      if (!discard && !dropped && known) {
+        const Message& m = recvs[k];
+        PMPI_Type_size_c(m.type, &size);
+        if (bytes == m.count * size) {
+          note(PMPI_Imrecv_c(m.buf, m.count, m.type, &msg, req));
+          continue;
+        }
+        note(MPI_ERR_TRUNCATE);  // longer or shorter than its receive
+      } else if (!discard && !dropped) {
+        std::vector<char>& into = probed[k - nrecvs];
+        into.resize(static_cast<size_t>(bytes));
+        note(PMPI_Imrecv_c(into.data(), bytes, MPI_BYTE, &msg, req));
+        continue;
+      }
+      spare_[k].resize(static_cast<size_t>(bytes));
+      if (dropped && !discard) lost.push_back(k);
+      PMPI_Imrecv_c(spare_[k].data(), bytes, MPI_BYTE, &msg, req);
     }
-    probed[i].resize(static_cast<size_t>(bytes));
-    note(PMPI_Mrecv_c(probed[i].data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE));
   }
-  const int n = nsends + nrecvs;
-  const int wait_err = PMPI_Waitall(n, requests_.data(), statuses_.data());
-  if (discard) return MPI_SUCCESS;
-  if (wait_err == MPI_ERR_IN_STATUS) {
-    for (int i = 0; i < n; ++i)
-      if (statuses_[i].MPI_ERROR != MPI_ERR_PENDING) note(statuses_[i].MPI_ERROR);
-  } else {
-    note(wait_err);
+  // One MPI_Wait per request, not MPI_Waitall, which reports an error
+  // through MPI_COMM_WORLD's handler and as MPI_ERR_IN_STATUS.
+  for (int i = 0; i < n; ++i) note(PMPI_Wait(&requests_[i], MPI_STATUS_IGNORE));
+  // Real errors first; else the class a failed peer sent.
+  for (int k : lost) {
+    int cls = MPI_ERR_OTHER;
+    if (spare_[k].size() == sizeof(int)) std::memcpy(&cls, spare_[k].data(), sizeof(int));
+    note(cls > MPI_SUCCESS && cls <= MPI_ERR_LASTCODE ? cls : MPI_ERR_OTHER);
   }
-  // A receive that completed without an error may still be short, or a
-  // discarded payload.
-  for (int i = 0; i < nrecvs && first == MPI_SUCCESS; ++i) {
-    const MPI_Status& st = statuses_[i];
-    if (wait_err == MPI_ERR_IN_STATUS && st.MPI_ERROR != MPI_SUCCESS) continue;
-    if (st.MPI_TAG == kLostTag) {
-      lost = true;
-      continue;
-    }
-    MPI_Count got = 0, size = 0;
-    PMPI_Get_count_c(&st, MPI_BYTE, &got);
-    PMPI_Type_size_c(recvs[i].type, &size);
-    if (got != recvs[i].count * size) note(MPI_ERR_TRUNCATE);
-  }
-  if (first == MPI_SUCCESS && lost) return MPI_ERR_OTHER;
-  return first;
+  for (std::vector<char>& v : spare_) std::vector<char>().swap(v);
+  return discard ? MPI_SUCCESS : first;
 }
 
 int PmpiTransport::pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,

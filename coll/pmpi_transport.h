@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <set>
 #include <vector>
 
 #include "coll/transport.h"
@@ -19,15 +20,15 @@ namespace topoa2a {
 class PmpiTransport final : public Transport {
  public:
   static constexpr int kTag = 7331;      // payload
-  static constexpr int kLostTag = 7332;  // an empty message: the sender has failed
+  static constexpr int kLostTag = 7332;  // the sender has failed; payload: its error class
   explicit PmpiTransport(MPI_Comm comm);
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-               bool discard) override;
+               int failed) override;
   int exchange_probed(const Message* sends, int nsends, const Message* recvs, int nrecvs,
                       const int* probe_peers, std::vector<char>* probed, int nprobed,
-                      bool discard) override;
+                      int failed) override;
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override;
   int unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count, MPI_Datatype type) override;
   int type_info(MPI_Datatype type, TypeInfo* info) override;
@@ -37,7 +38,10 @@ class PmpiTransport final : public Transport {
   int rank_ = 0;
   int size_ = 1;
   std::vector<MPI_Request> requests_;
-  std::vector<MPI_Status> statuses_;
+  std::vector<std::vector<char>> spare_;  // receives of the wrong size or discarded
+  std::vector<char> pending_;
+  std::set<int> busy_;
+  int lost_class_ = MPI_SUCCESS;
 };
 
 // True when `type` is laid out as plain bytes in typemap order (a named

@@ -44,15 +44,16 @@ class Transport {
   // peer are matched in list order. Returns MPI_SUCCESS or the first error
   // as an MPI error code of its real class (never MPI_ERR_IN_STATUS): a
   // message longer or shorter than its receive is MPI_ERR_TRUNCATE, one
-  // whose sender had failed (a discarded payload) MPI_ERR_OTHER. With
-  // `discard`, see above; the result is then of no interest.
+  // whose sender had failed (a discarded payload) the class of the sender's
+  // error. With `failed` other than MPI_SUCCESS, discard mode (see above);
+  // the result is then of no interest.
   virtual int exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                       bool discard) = 0;
+                       int failed) = 0;
   // As exchange, plus receives of unknown length from `probe_peers`: each
   // lands, as bytes, in the matching `probed` vector (resized to fit).
   virtual int exchange_probed(const Message* sends, int nsends, const Message* recvs, int nrecvs,
                               const int* probe_peers, std::vector<char>* probed, int nprobed,
-                              bool discard) = 0;
+                              int failed) = 0;
   // Pack `count` elements of `type` at `in` (MPI_BOTTOM allowed) into
   // `bytes` contiguous bytes.
   virtual int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,

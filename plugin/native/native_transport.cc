@@ -6,13 +6,14 @@ NativeTransport::NativeTransport(const MPICH_Coll_plugin_host& host, MPICH_Coll_
     : host_(host), comm_(comm), rank_(host.comm_rank(comm)), size_(host.comm_size(comm)) {}
 
 int NativeTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                              bool discard) {
-  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, discard);
+                              int failed) {
+  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, failed);
 }
 
 int NativeTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
                                      int nrecvs, const int* probe_peers, std::vector<char>* probed,
-                                     int nprobed, bool discard) {
+                                     int nprobed, int failed) {
+  const bool discard = failed != MPI_SUCCESS;
   // The host table has no tags and no statuses: a discarded payload goes as
   // an empty message, which the peer's receive cannot tell from data (its
   // own failure, if any, still ends its schedule; see README, limits).

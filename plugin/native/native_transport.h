@@ -16,10 +16,10 @@ class NativeTransport final : public Transport {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-               bool discard) override;
+               int failed) override;
   int exchange_probed(const Message* sends, int nsends, const Message* recvs, int nrecvs,
                       const int* probe_peers, std::vector<char>* probed, int nprobed,
-                      bool discard) override;
+                      int failed) override;
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override;
   int unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count, MPI_Datatype type) override;
   int type_info(MPI_Datatype type, TypeInfo* info) override;
