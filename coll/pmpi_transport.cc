@@ -212,7 +212,20 @@ int PmpiTransport::type_info(MPI_Datatype type, TypeInfo* info) {
   return MPI_SUCCESS;
 }
 
-int mpich_buffer_check(const void* buf, MPI_Aint count, MPI_Datatype type, MPI_Comm quiet) {
+int mpich_buffer_check(const void* buf, MPI_Aint count, MPI_Datatype type) {
+  // A communicator of this process alone: made without any other process,
+  // and by MPI_Comm_create_group, which copies no attribute (no user
+  // callback fires).
+  static const MPI_Comm quiet = [] {
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Group self;
+    if (PMPI_Comm_group(MPI_COMM_SELF, &self) != MPI_SUCCESS) return c;
+    if (PMPI_Comm_create_group(MPI_COMM_SELF, self, 0, &c) == MPI_SUCCESS)
+      PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    PMPI_Group_free(&self);
+    return c;
+  }();
+  if (quiet == MPI_COMM_NULL) return MPI_SUCCESS;  // cannot check: let the call run
   MPI_Count size = 0;
   const int err = PMPI_Pack_size_c(0, type, quiet, &size);
   if (err != MPI_SUCCESS) return error_class(err);

@@ -53,8 +53,8 @@ bool is_memcpy_type(MPI_Datatype type);
 // the datatype is committed, and a NULL buffer with count > 0 is refused
 // unless the datatype's true lower bound is non-zero (absolute addresses
 // from MPI_BOTTOM). Returns MPI_SUCCESS or the error class MPICH would
-// report. `quiet` is a communicator whose error handler returns (the check
-// calls PMPI_Pack_size on it).
-int mpich_buffer_check(const void* buf, MPI_Aint count, MPI_Datatype type, MPI_Comm quiet);
+// report, through no error handler (the check calls PMPI_Pack_size on a
+// private communicator of this process, made once, whose errors return).
+int mpich_buffer_check(const void* buf, MPI_Aint count, MPI_Datatype type);
 
 }  // namespace topoa2a

@@ -177,13 +177,12 @@ bool plainly_valid(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MP
 // MPICH's checks of one buffer argument that it makes before communicating
 // (n blocks; displs null: one block at the buffer's start). MPI_IN_PLACE
 // passes.
-bool mpich_accepts(const void* buf, const int* counts, const int* displs, int n, MPI_Datatype type,
-                   MPI_Comm quiet) {
+bool mpich_accepts(const void* buf, const int* counts, const int* displs, int n,
+                   MPI_Datatype type) {
   if (buf == MPI_IN_PLACE) return true;
-  if (mpich_buffer_check(buf, 0, type, quiet) != MPI_SUCCESS) return false;
+  if (mpich_buffer_check(buf, 0, type) != MPI_SUCCESS) return false;
   for (int i = 0; i < n && buf == MPI_BOTTOM; ++i)
-    if ((!displs || displs[i] == 0) && mpich_buffer_check(buf, counts[i], type, quiet))
-      return false;
+    if ((!displs || displs[i] == 0) && mpich_buffer_check(buf, counts[i], type)) return false;
   return true;
 }
 
@@ -252,8 +251,8 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   int err = MPI_SUCCESS;
   CommState* state = CommState::get(comm, &err);
   if (!state) return raise(comm, err);
-  if (!mpich_accepts(sendbuf, &sendcount, nullptr, 1, sendtype, state->shadow()) ||
-      !mpich_accepts(recvbuf, &recvcount, nullptr, 1, recvtype, state->shadow()))
+  if (!mpich_accepts(sendbuf, &sendcount, nullptr, 1, sendtype) ||
+      !mpich_accepts(recvbuf, &recvcount, nullptr, 1, recvtype))
     return mpich();  // MPICH reports it: same class, message and handler
   MPI_Count type_size = 0;
   if (PMPI_Type_size_c(recvtype, &type_size) != MPI_SUCCESS) return mpich();
@@ -323,8 +322,8 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   if (!state) return raise(comm, err);
   for (int i = 0; i < state->size(); ++i)
     if (recvcounts[i] < 0 || (sendbuf != MPI_IN_PLACE && sendcounts[i] < 0)) return mpich();
-  if (!mpich_accepts(sendbuf, sendcounts, sdispls, state->size(), sendtype, state->shadow()) ||
-      !mpich_accepts(recvbuf, recvcounts, rdispls, state->size(), recvtype, state->shadow()))
+  if (!mpich_accepts(sendbuf, sendcounts, sdispls, state->size(), sendtype) ||
+      !mpich_accepts(recvbuf, recvcounts, rdispls, state->size(), recvtype))
     return mpich();
   // Block sizes differ between ranks, so topo_auto cannot agree on a size
   // without communicating: it takes the direct 1-factor exchange.
