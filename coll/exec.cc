@@ -34,15 +34,6 @@ int describe(Transport& tr, const void* buf, MPI_Aint count, MPI_Datatype type, 
 
 }  // namespace
 
-int max_message_blocks(const Plan& plan) {
-  int most = 0;
-  for (const PlanStep& s : plan.steps) {
-    for (const PlanSend& m : s.sends) most = std::max(most, m.nblocks);
-    for (const PlanRecv& m : s.recvs) most = std::max(most, m.nblocks);
-  }
-  return most;
-}
-
 int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, RunStats* stats) {
   const int p = plan.p, me = plan.rank;
   Failure failure;
