@@ -71,6 +71,8 @@ int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Messa
     if (!discard) {
       err = PMPI_Isend_c(m.buf, m.count, m.type, m.peer, kTag, comm_, &requests_[i]);
       note(err);
+      // The peer learns the class from the lost message sent instead.
+      if (err != MPI_SUCCESS && lost_class_ == MPI_SUCCESS) lost_class_ = error_class(err);
     }
     if (err != MPI_SUCCESS)
       PMPI_Isend_c(&lost_class_, 1, MPI_INT, m.peer, kLostTag, comm_, &requests_[i]);
@@ -137,7 +139,7 @@ int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Messa
   for (int k : lost) {
     int cls = MPI_ERR_OTHER;
     if (spare_[k].size() == sizeof(int)) std::memcpy(&cls, spare_[k].data(), sizeof(int));
-    note(cls > MPI_SUCCESS && cls <= MPI_ERR_LASTCODE ? cls : MPI_ERR_OTHER);
+    note(cls > MPI_SUCCESS && cls <= MPICH_ERR_LAST_MPIX ? cls : MPI_ERR_OTHER);  // predefined only
   }
   for (std::vector<char>& v : spare_) std::vector<char>().swap(v);
   return discard ? MPI_SUCCESS : first;
