@@ -37,17 +37,18 @@ struct AlltoallvArgs {
   MPI_Datatype recvtype;
 };
 
-// Largest message (in blocks) the plan sends or receives.
-int max_message_blocks(const Plan& plan);
-
-// Run the plan. Returns MPI_SUCCESS or an MPI error code.
+// Run the plan. Returns MPI_SUCCESS or an MPI error code of the real class.
+// An error does not stop the rank's traffic: it still completes every
+// message of its schedule (discard mode, see transport.h), so that no rank
+// waits for it; it returns its first error, and a rank that received a
+// lost payload returns the class its sender failed with.
 int run_alltoall(const Plan& plan, Transport& transport, const AlltoallArgs& args, RunStats* stats);
 
 // Run a schedule for MPI_Alltoallv. Block sizes differ, so forwarded blocks
 // travel in self-describing messages (a header of block sizes, then the
 // packed blocks) whose length the receiver learns by a matched probe; a
 // message of one block straight from its source to its destination uses the
-// user's buffers and datatypes, as in run_alltoall.
+// user's buffers and datatypes, as in run_alltoall. Errors as run_alltoall.
 int run_alltoallv(const Schedule& schedule, Transport& transport, const AlltoallvArgs& args,
                   RunStats* stats);
 

@@ -1,64 +1,176 @@
 #include "coll/pmpi_transport.h"
 
-#include <climits>
+#include <cstdint>
+#include <cstring>
 
 namespace topoa2a {
+namespace {
+
+int error_class(int code) {
+  int cls = MPI_ERR_OTHER;
+  PMPI_Error_class(code, &cls);
+  return cls;
+}
+
+// MPI_Pack / MPI_Unpack refuse a NULL buffer with count > 0, yet MPI_BOTTOM
+// is NULL and a datatype of absolute addresses is meant to be used with it.
+// The same bytes are reached from a non-NULL anchor through a one-block
+// hindexed type displaced by -(address of the anchor).
+class FromBottom {
+ public:
+  FromBottom(MPI_Aint count, MPI_Datatype type) {
+    MPI_Aint anchor = 0;
+    err_ = PMPI_Get_address(&anchor_, &anchor);
+    MPI_Count blocklen = count;
+    MPI_Count disp = -anchor;
+    if (err_ == MPI_SUCCESS) err_ = PMPI_Type_create_hindexed_c(1, &blocklen, &disp, type, &type_);
+    if (err_ == MPI_SUCCESS) err_ = PMPI_Type_commit(&type_);
+  }
+  ~FromBottom() {
+    if (type_ != MPI_DATATYPE_NULL) PMPI_Type_free(&type_);
+  }
+  FromBottom(const FromBottom&) = delete;
+  FromBottom& operator=(const FromBottom&) = delete;
+  int error() const { return err_; }
+  void* buf() { return &anchor_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  char anchor_ = 0;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+  int err_ = MPI_SUCCESS;
+};
+
+}  // namespace
 
 PmpiTransport::PmpiTransport(MPI_Comm comm) : comm_(comm) {
   PMPI_Comm_rank(comm_, &rank_);
   PMPI_Comm_size(comm_, &size_);
 }
 
-int PmpiTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs) {
-  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0);
+int PmpiTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
+                            int failed) {
+  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, failed);
 }
 
 int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
                                    int nrecvs, const int* probe_peers, std::vector<char>* probed,
-                                   int nprobed) {
-  for (int i = 0; i < nrecvs; ++i)
-    if (recvs[i].count > INT_MAX) return MPI_ERR_COUNT;
-  for (int i = 0; i < nsends; ++i)
-    if (sends[i].count > INT_MAX) return MPI_ERR_COUNT;
-  requests_.resize(nsends + nrecvs);
-  int n = 0, err = MPI_SUCCESS;
-  for (int i = 0; i < nrecvs && err == MPI_SUCCESS; ++i)
-    err = PMPI_Irecv(recvs[i].buf, static_cast<int>(recvs[i].count), recvs[i].type, recvs[i].peer,
-                     kTag, comm_, &requests_[n++]);
-  for (int i = 0; i < nsends && err == MPI_SUCCESS; ++i)
-    err = PMPI_Isend(sends[i].buf, static_cast<int>(sends[i].count), sends[i].type, sends[i].peer,
-                     kTag, comm_, &requests_[n++]);
-  // Matched probes: safe when other threads use other communicators.
-  for (int i = 0; i < nprobed && err == MPI_SUCCESS; ++i) {
-    MPI_Message msg;
-    MPI_Status status;
-    err = PMPI_Mprobe(probe_peers[i], kTag, comm_, &msg, &status);
-    int bytes = 0;
-    if (err == MPI_SUCCESS) err = PMPI_Get_count(&status, MPI_BYTE, &bytes);
-    if (err == MPI_SUCCESS) {
-      probed[i].resize(bytes);
-      err = PMPI_Mrecv(probed[i].data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+                                   int nprobed, int failed) {
+  const bool discard = failed != MPI_SUCCESS;
+  lost_class_ = discard ? error_class(failed) : MPI_SUCCESS;  // what a lost message carries
+  int first = MPI_SUCCESS;                                    // the first real error
+  auto note = [&first](int err) {
+    if (err != MPI_SUCCESS && first == MPI_SUCCESS) first = err;
+  };
+  std::vector<int> lost;  // receives that took a discarded payload
+  const int nin = nrecvs + nprobed, n = nsends + nin;
+  requests_.assign(static_cast<size_t>(n), MPI_REQUEST_NULL);
+  for (int i = 0; i < nsends; ++i) {
+    const Message& m = sends[i];
+    int err = MPI_ERR_OTHER;
+    if (!discard) {
+      err = PMPI_Isend_c(m.buf, m.count, m.type, m.peer, kTag, comm_, &requests_[i]);
+      note(err);
+      // The peer learns the class from the lost message sent instead.
+      if (err != MPI_SUCCESS && lost_class_ == MPI_SUCCESS) lost_class_ = error_class(err);
+    }
+    if (err != MPI_SUCCESS)
+      PMPI_Isend_c(&lost_class_, 1, MPI_INT, m.peer, kLostTag, comm_, &requests_[i]);
+  }
+  // Receives go by matched probe, each for the exact size that arrives, so
+  // that none can truncate: MPICH 4.0.2 reports a truncated receive through
+  // MPI_COMM_WORLD's error handler (which may abort) whatever the
+  // communicator's. A message of the wrong size, or a discarded payload,
+  // lands in a spare buffer and is reported here. Receives from the same
+  // peer match in list order (known sizes first, then the probed ones).
+  spare_.resize(static_cast<size_t>(nin));
+  pending_.assign(static_cast<size_t>(nin), 1);
+  busy_.clear();
+  for (int left = nin; left > 0;) {
+    busy_.clear();
+    for (int k = 0; k < nin; ++k) {
+      if (!pending_[k]) continue;
+      const bool known = k < nrecvs;
+      const int peer = known ? recvs[k].peer : probe_peers[k - nrecvs];
+      if (busy_.count(peer)) continue;  // an earlier receive from it waits
+      int flag = 0;
+      MPI_Message msg = MPI_MESSAGE_NULL;
+      MPI_Status st;
+      const int perr = PMPI_Improbe(peer, MPI_ANY_TAG, comm_, &flag, &msg, &st);
+      if (perr != MPI_SUCCESS) {  // the communicator is broken: give up on this one
+        note(perr);
+        pending_[k] = 0;
+        --left;
+        continue;
+      }
+      if (!flag) {
+        busy_.insert(peer);
+        continue;
+      }
+      pending_[k] = 0;
+      --left;
+      MPI_Count bytes = 0, size = 0;
+      PMPI_Get_count_c(&st, MPI_BYTE, &bytes);
+      const bool dropped = st.MPI_TAG == kLostTag;
+      MPI_Request* req = &requests_[nsends + k];
+      if (!discard && !dropped && known) {
+        const Message& m = recvs[k];
+        PMPI_Type_size_c(m.type, &size);
+        if (bytes == m.count * size) {
+          note(PMPI_Imrecv_c(m.buf, m.count, m.type, &msg, req));
+          continue;
+        }
+        note(MPI_ERR_TRUNCATE);  // longer or shorter than its receive
+      } else if (!discard && !dropped) {
+        std::vector<char>& into = probed[k - nrecvs];
+        into.resize(static_cast<size_t>(bytes));
+        note(PMPI_Imrecv_c(into.data(), bytes, MPI_BYTE, &msg, req));
+        continue;
+      }
+      spare_[k].resize(static_cast<size_t>(bytes));
+      if (dropped && !discard) lost.push_back(k);
+      PMPI_Imrecv_c(spare_[k].data(), bytes, MPI_BYTE, &msg, req);
     }
   }
-  const int wait_err = PMPI_Waitall(n, requests_.data(), MPI_STATUSES_IGNORE);
-  return err != MPI_SUCCESS ? err : wait_err;
+  // One MPI_Wait per request, not MPI_Waitall, which reports an error
+  // through MPI_COMM_WORLD's handler and as MPI_ERR_IN_STATUS.
+  for (int i = 0; i < n; ++i) note(PMPI_Wait(&requests_[i], MPI_STATUS_IGNORE));
+  // Real errors first; else the class a failed peer sent.
+  for (int k : lost) {
+    int cls = MPI_ERR_OTHER;
+    if (spare_[k].size() == sizeof(int)) std::memcpy(&cls, spare_[k].data(), sizeof(int));
+    note(cls > MPI_SUCCESS && cls <= MPICH_ERR_LAST_MPIX ? cls : MPI_ERR_OTHER);  // predefined only
+  }
+  for (std::vector<char>& v : spare_) std::vector<char>().swap(v);
+  return discard ? MPI_SUCCESS : first;
 }
 
 int PmpiTransport::pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,
                         MPI_Aint bytes) {
-  if (count > INT_MAX || bytes > INT_MAX) return MPI_ERR_COUNT;
-  int pos = 0;
-  int err = PMPI_Pack(in, static_cast<int>(count), type, out, static_cast<int>(bytes), &pos, comm_);
+  MPI_Count pos = 0;
+  int err;
+  if (in == MPI_BOTTOM && count > 0) {
+    FromBottom b(count, type);
+    err = b.error();
+    if (err == MPI_SUCCESS) err = PMPI_Pack_c(b.buf(), 1, b.type(), out, bytes, &pos, comm_);
+  } else {
+    err = PMPI_Pack_c(in, count, type, out, bytes, &pos, comm_);
+  }
   if (err == MPI_SUCCESS && pos != bytes) err = MPI_ERR_TRUNCATE;
   return err;
 }
 
 int PmpiTransport::unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count,
                           MPI_Datatype type) {
-  if (count > INT_MAX || bytes > INT_MAX) return MPI_ERR_COUNT;
-  int pos = 0;
-  int err =
-      PMPI_Unpack(in, static_cast<int>(bytes), &pos, out, static_cast<int>(count), type, comm_);
+  MPI_Count pos = 0;
+  int err;
+  if (out == MPI_BOTTOM && count > 0) {
+    FromBottom b(count, type);
+    err = b.error();
+    if (err == MPI_SUCCESS) err = PMPI_Unpack_c(in, bytes, &pos, b.buf(), 1, b.type(), comm_);
+  } else {
+    err = PMPI_Unpack_c(in, bytes, &pos, out, count, type, comm_);
+  }
   if (err == MPI_SUCCESS && pos != bytes) err = MPI_ERR_TRUNCATE;
   return err;
 }
@@ -68,11 +180,10 @@ bool is_memcpy_type(MPI_Datatype type) {
   if (PMPI_Type_get_envelope(type, &nints, &naddrs, &ntypes, &combiner) != MPI_SUCCESS)
     return false;
   if (combiner == MPI_COMBINER_NAMED) {
-    MPI_Aint lb, extent, tlb, textent;
-    int size;
-    PMPI_Type_get_extent(type, &lb, &extent);
-    PMPI_Type_get_true_extent(type, &tlb, &textent);
-    PMPI_Type_size(type, &size);
+    MPI_Count lb, extent, tlb, textent, size;
+    PMPI_Type_get_extent_c(type, &lb, &extent);
+    PMPI_Type_get_true_extent_c(type, &tlb, &textent);
+    PMPI_Type_size_c(type, &size);
     return extent == size && textent == size && lb == 0;
   }
   if (combiner != MPI_COMBINER_CONTIGUOUS && combiner != MPI_COMBINER_DUP) return false;
@@ -88,14 +199,46 @@ bool is_memcpy_type(MPI_Datatype type) {
 }
 
 int PmpiTransport::type_info(MPI_Datatype type, TypeInfo* info) {
-  int size = 0;
-  MPI_Aint lb;
-  int err = PMPI_Type_size(type, &size);
+  // MPI_Pack_size checks, as MPICH's collectives do, that the type is committed.
+  MPI_Count size = 0, lb = 0, extent = 0, tlb = 0, textent = 0;
+  int err = PMPI_Pack_size_c(0, type, comm_, &size);
+  if (err == MPI_SUCCESS) err = PMPI_Type_size_c(type, &size);
+  if (err == MPI_SUCCESS) err = PMPI_Type_get_extent_c(type, &lb, &extent);
+  if (err == MPI_SUCCESS) err = PMPI_Type_get_true_extent_c(type, &tlb, &textent);
   if (err != MPI_SUCCESS) return err;
   info->size = size;
-  PMPI_Type_get_extent(type, &lb, &info->extent);
-  PMPI_Type_get_true_extent(type, &info->true_lb, &info->true_extent);
+  info->extent = extent;
+  info->true_lb = tlb;
+  info->true_extent = textent;
   info->memcpy_ok = is_memcpy_type(type);
+  return MPI_SUCCESS;
+}
+
+int mpich_buffer_check(const void* buf, MPI_Aint count, MPI_Datatype type) {
+  // A communicator of this process alone: made without any other process,
+  // and by MPI_Comm_create_group, which copies no attribute (no user
+  // callback fires).
+  static const MPI_Comm quiet = [] {
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Group self;
+    if (PMPI_Comm_group(MPI_COMM_SELF, &self) != MPI_SUCCESS) return c;
+    if (PMPI_Comm_create_group(MPI_COMM_SELF, self, 0, &c) == MPI_SUCCESS)
+      PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    PMPI_Group_free(&self);
+    return c;
+  }();
+  if (quiet == MPI_COMM_NULL) return MPI_SUCCESS;  // cannot check: let the call run
+  MPI_Count size = 0;
+  const int err = PMPI_Pack_size_c(0, type, quiet, &size);
+  if (err != MPI_SUCCESS) return error_class(err);
+  if (count > 0 && buf == nullptr) {
+    int nints, naddrs, ntypes, combiner;
+    PMPI_Type_get_envelope(type, &nints, &naddrs, &ntypes, &combiner);
+    MPI_Count tlb = 0, textent = 0;
+    PMPI_Type_get_true_extent_c(type, &tlb, &textent);
+    PMPI_Type_size_c(type, &size);
+    if (combiner == MPI_COMBINER_NAMED || (tlb == 0 && size > 0)) return MPI_ERR_BUFFER;
+  }
   return MPI_SUCCESS;
 }
 

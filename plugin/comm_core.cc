@@ -71,12 +71,13 @@ const Schedule& CommCore::schedule(const Algorithm& a, const Params& params) {
   return *slot;
 }
 
-const Choice& CommCore::choice(long long bytes) {
+const Choice& CommCore::choice(long long bytes, bool in_place) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = choices_.find(bytes);
+  const auto key = std::make_pair(bytes, in_place);
+  auto it = choices_.find(key);
   if (it == choices_.end()) {
     if (!model_) model_ = shared_model(*topology_, cost_);
-    it = choices_.emplace(bytes, model_->choose(static_cast<size_t>(bytes))).first;
+    it = choices_.emplace(key, model_->choose(static_cast<size_t>(bytes), in_place)).first;
   }
   return it->second;
 }

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "coll/algorithms.h"
 #include "coll/plan.h"
@@ -30,10 +31,11 @@ class CommCore {
   long id() const { return id_; }
 
   const Topology& topology() const { return *topology_; }
-  // topo_auto's choice for blocks of `bytes`, priced once per size. The
-  // first call builds the cost model, or takes the one another
+  // topo_auto's choice for blocks of `bytes`, priced once per size and
+  // in-place-ness (MPICH's noinplace algorithms are out for MPI_IN_PLACE).
+  // The first call builds the cost model, or takes the one another
   // communicator of the same topology already built.
-  const Choice& choice(long long bytes);
+  const Choice& choice(long long bytes, bool in_place = false);
 
   const Plan& plan(const Algorithm& a, const Params& params);
   const Schedule& schedule(const Algorithm& a, const Params& params);
@@ -54,7 +56,7 @@ class CommCore {
   std::shared_ptr<const Topology> topology_;
   CostParams cost_;
   std::shared_ptr<const CostModel> model_;  // built by the first choice()
-  std::map<long long, Choice> choices_;
+  std::map<std::pair<long long, bool>, Choice> choices_;
 };
 
 }  // namespace topoa2a

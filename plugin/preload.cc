@@ -191,8 +191,22 @@ bool plainly_valid(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MP
                    MPI_Comm comm) {
   if (comm == MPI_COMM_NULL || rb == MPI_IN_PLACE || rc < 0 || rt == MPI_DATATYPE_NULL)
     return false;
-  if (sb != MPI_IN_PLACE && (sc < 0 || st == MPI_DATATYPE_NULL || (sb == rb && rc > 0)))
+  // MPICH's aliasing check (MPI_BOTTOM on both sides with other types passes).
+  if (sb != MPI_IN_PLACE &&
+      (sc < 0 || st == MPI_DATATYPE_NULL || (sb == rb && st == rt && sc == rc && sc != 0)))
     return false;
+  return true;
+}
+
+// MPICH's checks of one buffer argument that it makes before communicating
+// (n blocks; displs null: one block at the buffer's start). MPI_IN_PLACE
+// passes.
+bool mpich_accepts(const void* buf, const int* counts, const int* displs, int n,
+                   MPI_Datatype type) {
+  if (buf == MPI_IN_PLACE) return true;
+  if (mpich_buffer_check(buf, 0, type) != MPI_SUCCESS) return false;
+  for (int i = 0; i < n && buf == MPI_BOTTOM; ++i)
+    if ((!displs || displs[i] == 0) && mpich_buffer_check(buf, counts[i], type)) return false;
   return true;
 }
 
@@ -254,11 +268,14 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
       !plainly_valid(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm) ||
       is_inter(comm))
     return mpich();
-  int err = MPI_SUCCESS, type_size = 0;
+  int err = MPI_SUCCESS;
   CommState* state = CommState::get(comm, &err);
   if (!state) return raise(comm, err);
-  err = PMPI_Type_size(recvtype, &type_size);
-  if (err != MPI_SUCCESS) return mpich();
+  if (!mpich_accepts(sendbuf, &sendcount, nullptr, 1, sendtype) ||
+      !mpich_accepts(recvbuf, &recvcount, nullptr, 1, recvtype))
+    return mpich();  // MPICH reports it: same class, message and handler
+  MPI_Count type_size = 0;
+  if (PMPI_Type_size_c(recvtype, &type_size) != MPI_SUCCESS) return mpich();
   const long long bytes = static_cast<long long>(recvcount) * type_size;
   // topo_auto chooses by the block size: ranks that disagree on it (an
   // erroneous program) would run different algorithms and wait for each
@@ -271,7 +288,7 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
     return mpich();
   }
   const Decision d =
-      decide(g_config.alltoall, g_config, *state, bytes, false, sendbuf == MPI_IN_PLACE);
+      decide(g_config.alltoall, g_config, *state, bytes, false, sendbuf == MPI_IN_PLACE, recvcount);
   if (!d.algo) {
     // topo_auto preferred one of MPICH's: MPICH runs it, pinned through
     // MPI_T for this call (or MPICH's own selection where that cannot be).
@@ -316,7 +333,8 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   if (!g_ready || !g_config.alltoallv.active() || comm == MPI_COMM_NULL ||
       recvbuf == MPI_IN_PLACE || !recvcounts || !rdispls || recvtype == MPI_DATATYPE_NULL ||
       (sendbuf != MPI_IN_PLACE &&
-       (!sendcounts || !sdispls || sendtype == MPI_DATATYPE_NULL || sendbuf == recvbuf)) ||
+       (!sendcounts || !sdispls || sendtype == MPI_DATATYPE_NULL ||
+        (sendbuf == recvbuf && sendtype == recvtype && sendcounts == recvcounts))) ||
       is_inter(comm))
     return mpich();
   int err = MPI_SUCCESS;
@@ -324,6 +342,9 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   if (!state) return raise(comm, err);
   for (int i = 0; i < state->size(); ++i)
     if (recvcounts[i] < 0 || (sendbuf != MPI_IN_PLACE && sendcounts[i] < 0)) return mpich();
+  if (!mpich_accepts(sendbuf, sendcounts, sdispls, state->size(), sendtype) ||
+      !mpich_accepts(recvbuf, recvcounts, rdispls, state->size(), recvtype))
+    return mpich();
   // Block sizes differ between ranks, so topo_auto cannot agree on a size
   // without communicating: it takes the direct 1-factor exchange.
   Selection sel = g_config.alltoallv;

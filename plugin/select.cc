@@ -1,13 +1,10 @@
 #include "plugin/select.h"
 
-#include <climits>
-
-#include "coll/exec.h"
 #include "plugin/comm_core.h"
 
 namespace topoa2a {
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
-                bool alltoallv, bool in_place, long long count) {
+                bool /*alltoallv*/, bool in_place, long long count) {
   Decision d;
   const int p = state.size();
   d.params = resolve_params(p, Params{config.mesh_grid});
@@ -27,7 +24,7 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
       }
     }
     if (name.empty()) {
-      const Choice& c = state.choice(bytes);
+      const Choice& c = state.choice(bytes, in_place);
       name = c.algorithm;
       if (config.mesh_grid.rows == 0 && c.params.grid.rows > 0) d.params = c.params;
       d.how = "topo_auto, cost model";
@@ -42,15 +39,8 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
     d.algo = sel.ours;
   }
   if (!d.algo) return d;
+  // Messages of any size go (the transports count in MPI_Count / MPI_Aint).
   d.cannot_run = d.algo->check(p, d.params);
-  if (d.cannot_run.empty() && !alltoallv) {
-    // Messages are counted in MPI ints.
-    const long long largest =
-        static_cast<long long>(max_message_blocks(state.plan(*d.algo, d.params))) * bytes;
-    if (largest > INT_MAX)
-      d.cannot_run = std::string(d.algo->name) + " would send a message of " +
-                     std::to_string(largest) + " bytes, more than one MPI call can carry";
-  }
   return d;
 }
 

@@ -145,6 +145,27 @@ TEST(TopoAuto, MpichChoiceIsPinnedForTheCall) {
   EXPECT_EQ(calls_of("mpich"), mpich + 1);
 }
 
+// In place, topo_auto never takes MPICH's noinplace algorithms (brucks,
+// pairwise, scattered): at the block size where it pins scattered above, one
+// of topoa2a's runs, and MPICH's CVAR is left alone. The choice is cached by
+// size and in-place-ness: the same size out of place still pins scattered.
+TEST(TopoAuto, InPlaceNeverPinsNoinplaceAlgorithms) {
+  if (env("TOPOA2A_PIN").empty()) GTEST_SKIP() << "run by CTest with TOPOA2A_PIN";
+  const int p = world_size(), me = world_rank(), n = 1 << 16;
+  const long long mpich = calls_of("mpich"), scattered = calls_of("mpich:scattered");
+  Side side{MPI_INT, n, n, [](long j) { return j; }, false};
+  Buffer rb = make_buffer(side, p);
+  fill_send(rb, side, p, me, n);
+  EXPECT_EQ(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rb.data(), n, MPI_INT, MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  for (const auto& e : check_recv(rb, side, p, me, n)) ADD_FAILURE() << e;
+  EXPECT_EQ(calls_of("mpich"), mpich) << "MPICH's algorithm ran in place";
+  EXPECT_EQ(calls_of("mpich:scattered"), scattered);
+  bool correct = false;
+  EXPECT_EQ(checked_alltoall(MPI_COMM_WORLD, n, &correct), MPI_SUCCESS);
+  EXPECT_EQ(calls_of("mpich"), mpich + 1) << "out of place, the cached in-place choice was used";
+}
+
 // Invalid arguments are MPICH's to report: same class, same handler.
 TEST(Errors, InvalidArgumentsReportedAsMpichDoes) {
   MPI_Comm comm;

@@ -12,7 +12,14 @@
 
 namespace topoa2a::test {
 
-inline double code(int s, int d, long j) { return (s * 64.0 + d) * 1048576.0 + j; }
+// The code is an int (int payloads store it): ((s * 256 + d) * 2^15 + j)
+// modulo 2^31, computed in 64 bits. Distinct over all (s, d, j) with s, d <
+// 256 and j < 2^15; within one receive buffer (d fixed) distinct for s <
+// 256 and j < 2^23.
+inline double code(int s, int d, long j) {
+  const long long key = (static_cast<long long>(s) * 256 + d) * 32768 + j;
+  return static_cast<double>(key & 0x7fffffffLL);
+}
 constexpr double kSentinel = -7.0;
 
 // One side (send or receive) of a call: `count` elements of `type` per

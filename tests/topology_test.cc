@@ -649,6 +649,34 @@ TEST(Model, SwitchLikeNetworkTiesGoToXorPairing) {
             "onefactor");
 }
 
+// MPI_IN_PLACE: MPICH's brucks, pairwise and scattered are declared
+// noinplace (coll_algorithms.txt); topo_auto must not pick them.
+TEST(Model, InPlaceExcludesMpichNoinplaceAlgorithms) {
+  const CostParams c;
+  for (const Topology& t :
+       {forced("switch", 16), forced("torus:4x4", 16), uniform_topology(1, 6)}) {
+    const CostModel model(t, c);
+    for (size_t m = 1; m <= (16u << 20); m *= 4) {
+      const Choice out = model.choose(m), in = model.choose(m, true);
+      ASSERT_FALSE(in.algorithm.empty()) << in.reason;
+      EXPECT_NE(in.algorithm, "brucks") << m;
+      EXPECT_NE(in.algorithm, "pairwise") << m;
+      EXPECT_NE(in.algorithm, "scattered") << m;
+      if (find_algorithm(out.algorithm)) {
+        EXPECT_EQ(in.algorithm, out.algorithm) << m;
+      }
+    }
+  }
+  // Where scattered wins out of place, one of topoa2a's runs in place.
+  const Choice in = CostModel(forced("switch", 16), c).choose(1 << 20, true);
+  EXPECT_NE(find_algorithm(in.algorithm), nullptr) << in.algorithm;
+  bool said = false;
+  for (const Estimate& e : in.considered)
+    if (e.algorithm == "scattered")
+      said = !e.applicable && e.why_not.find("in place") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(Model, ScatteredPricesAllMessagesInFlight) {
   const CostParams c;
   // One node: the copies take the CPU one after another, the pairwise

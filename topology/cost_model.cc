@@ -714,11 +714,18 @@ std::vector<size_t> tie_order(const std::vector<std::string>& candidates, const 
 }
 }  // namespace
 
-Choice CostModel::choose(size_t m) const {
+Choice CostModel::choose(size_t m, bool in_place) const {
   Choice c;
   const Estimate* best = nullptr;
   const Estimate* second = nullptr;
-  for (const std::string& name : candidates_) c.considered.push_back(estimate(name, m));
+  for (const std::string& name : candidates_) {
+    c.considered.push_back(estimate(name, m));
+    if (in_place && c.considered.back().applicable &&
+        (name == "brucks" || name == "pairwise" || name == "scattered")) {
+      c.considered.back().applicable = false;
+      c.considered.back().why_not = "MPICH's " + name + " does not run in place";
+    }
+  }
   for (size_t i : tie_order(candidates_, topo_)) {
     const Estimate& e = c.considered[i];
     if (!e.applicable) continue;

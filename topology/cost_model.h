@@ -87,8 +87,10 @@ class CostModel {
   // below 1e-9) go to the earlier candidate, except that on a switch-like
   // network (switch, fat_tree, dragonfly, unknown) that the communicator spans,
   // onefactor_xor counts as coming just before onefactor (its pairing is
-  // contention-free under a fat tree's static routing).
-  Choice choose(size_t m) const;
+  // contention-free under a fat tree's static routing). With `in_place`
+  // (MPI_IN_PLACE), MPICH's algorithms marked noinplace in its
+  // coll_algorithms.txt (brucks, pairwise, scattered) do not apply.
+  Choice choose(size_t m, bool in_place = false) const;
 
   const Topology& topology() const { return topo_; }
   const CostParams& cost() const { return cost_; }

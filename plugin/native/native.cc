@@ -145,7 +145,8 @@ Call decide_call(const MPICH_Coll_plugin_args* a, NativeComm& s, void* ctx) {
     call.bytes = static_cast<long long>(size) * a->recvcount;
     if (a->recvcount > INT_MAX || (!in_place && a->sendcount > INT_MAX))
       call.refused = "a count above INT_MAX";
-    call.decision = decide(selection_of(ctx), g_config, s, call.bytes, false, in_place);
+    call.decision = decide(selection_of(ctx), g_config, s, call.bytes, false, in_place,
+                           static_cast<long long>(a->recvcount));
     return call;
   }
   for (int i = 0; i < s.size(); ++i)

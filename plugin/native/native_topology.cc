@@ -35,7 +35,7 @@ int gather_world_facts(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_com
     const int send_from = (me - k + p) % p, recv_from = (me - k - 1 + 2 * p) % p;
     const Message send{&all[send_from], static_cast<MPI_Aint>(sizeof(Record)), MPI_BYTE, right};
     const Message recv{&all[recv_from], static_cast<MPI_Aint>(sizeof(Record)), MPI_BYTE, left};
-    const int err = tr.exchange(&send, 1, &recv, 1);
+    const int err = tr.exchange(&send, 1, &recv, 1, MPI_SUCCESS);
     if (err != MPI_SUCCESS) return err;
   }
   out->node.resize(static_cast<size_t>(p));

@@ -5,34 +5,56 @@ namespace topoa2a {
 NativeTransport::NativeTransport(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_comm* comm)
     : host_(host), comm_(comm), rank_(host.comm_rank(comm)), size_(host.comm_size(comm)) {}
 
-int NativeTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs) {
-  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0);
+int NativeTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
+                              int failed) {
+  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, failed);
 }
 
 int NativeTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
                                      int nrecvs, const int* probe_peers, std::vector<char>* probed,
-                                     int nprobed) {
+                                     int nprobed, int failed) {
+  const bool discard = failed != MPI_SUCCESS;
+  // The host table has no tags and no statuses: a discarded payload goes as
+  // an empty message, which the peer's receive cannot tell from data (its
+  // own failure, if any, still ends its schedule; see README, limits).
   requests_.assign(static_cast<size_t>(nsends + nrecvs + nprobed), nullptr);
   int n = 0, err = MPI_SUCCESS;
-  for (int i = 0; i < nrecvs && err == MPI_SUCCESS; ++i)
-    err = host_.irecv(recvs[i].buf, recvs[i].count, recvs[i].type, recvs[i].peer, comm_,
-                      &requests_[n++]);
-  for (int i = 0; i < nsends && err == MPI_SUCCESS; ++i)
-    err = host_.isend(sends[i].buf, sends[i].count, sends[i].type, sends[i].peer, comm_,
-                      &requests_[n++]);
+  auto note = [&err](int e) {
+    if (e != MPI_SUCCESS && err == MPI_SUCCESS) err = e;
+  };
+  // Every message is posted even after an error, so that no peer waits for
+  // one that never comes.
+  for (int i = 0; i < nrecvs; ++i) {
+    const Message& m = recvs[i];
+    int e =
+        discard ? MPI_ERR_OTHER : host_.irecv(m.buf, m.count, m.type, m.peer, comm_, &requests_[n]);
+    if (!discard) note(e);
+    if (e != MPI_SUCCESS) host_.irecv(nullptr, 0, MPI_BYTE, m.peer, comm_, &requests_[n]);
+    ++n;
+  }
+  for (int i = 0; i < nsends; ++i) {
+    const Message& m = sends[i];
+    int e =
+        discard ? MPI_ERR_OTHER : host_.isend(m.buf, m.count, m.type, m.peer, comm_, &requests_[n]);
+    if (!discard) note(e);
+    if (e != MPI_SUCCESS) host_.isend(nullptr, 0, MPI_BYTE, m.peer, comm_, &requests_[n]);
+    ++n;
+  }
   // A probe sees the first message from the peer that no posted receive
   // has matched; the receive posted right after it takes that message.
-  for (int i = 0; i < nprobed && err == MPI_SUCCESS; ++i) {
+  for (int i = 0; i < nprobed; ++i) {
     MPI_Aint bytes = 0;
-    err = host_.probe(probe_peers[i], comm_, &bytes);
-    if (err != MPI_SUCCESS) break;
-    probed[i].resize(static_cast<size_t>(bytes));
-    err = host_.irecv(probed[i].data(), bytes, MPI_BYTE, probe_peers[i], comm_, &requests_[n++]);
+    const int e = host_.probe(probe_peers[i], comm_, &bytes);
+    note(e);
+    if (e != MPI_SUCCESS) continue;
+    probed[i].assign(discard ? 0 : static_cast<size_t>(bytes), 0);
+    note(host_.irecv(probed[i].data(), static_cast<MPI_Aint>(probed[i].size()), MPI_BYTE,
+                     probe_peers[i], comm_, &requests_[n++]));
   }
   // Wait for what was posted even after an error, so no request outlives
   // the buffers it names.
-  const int wait_err = host_.waitall(n, requests_.data());
-  return err != MPI_SUCCESS ? err : wait_err;
+  note(host_.waitall(n, requests_.data()));
+  return discard ? MPI_SUCCESS : err;
 }
 
 int NativeTransport::pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,

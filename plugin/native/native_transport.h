@@ -15,9 +15,11 @@ class NativeTransport final : public Transport {
   NativeTransport(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_comm* comm);
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  int exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs) override;
+  int exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
+               int failed) override;
   int exchange_probed(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                      const int* probe_peers, std::vector<char>* probed, int nprobed) override;
+                      const int* probe_peers, std::vector<char>* probed, int nprobed,
+                      int failed) override;
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override;
   int unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count, MPI_Datatype type) override;
   int type_info(MPI_Datatype type, TypeInfo* info) override;
