@@ -29,14 +29,9 @@ namespace {
 // MPI_Alltoall of n ints per block on comm; the error code, *correct tells
 // whether every block arrived where it belongs.
 int checked_alltoall(MPI_Comm comm, int n, bool* correct) {
-  int p = 0, me = 0;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &me);
-  Side side{MPI_INT, n, n, [](long j) { return j; }, false};
-  Buffer sb = make_buffer(side, p), rb = make_buffer(side, p);
-  fill_send(sb, side, p, me, n);
-  const int err = MPI_Alltoall(sb.data(), n, MPI_INT, rb.data(), n, MPI_INT, comm);
-  *correct = err == MPI_SUCCESS && check_recv(rb, side, p, me, n).empty();
+  std::vector<std::string> errors;
+  const int err = int_alltoall(comm, n, &errors);
+  *correct = err == MPI_SUCCESS && errors.empty();
   return err;
 }
 
@@ -217,7 +212,8 @@ long detections() {
 // topology detection runs in a constructor (what a new communicator's
 // topology needs follows from facts gathered at MPI_Init and its group).
 TEST(Constructors, DetectNothing) {
-  if (detections() < 0) GTEST_SKIP() << "no topoa2a_comm_states / topoa2a_private_comms (library not preloaded?)";
+  if (detections() < 0)
+    GTEST_SKIP() << "no topoa2a_comm_states / topoa2a_private_comms (library not preloaded?)";
   const int me = world_rank(), p = world_size();
   const long before = detections();
   MPI_Comm dup, split, even, created, cart, sub, node;

@@ -35,14 +35,8 @@ std::string env(const char* name) {
 // One checked MPI_Alltoall of n ints per block on comm; returns the error.
 // With check false, only reports whether the result is right.
 int checked_alltoall(MPI_Comm comm, int n, bool* correct, bool check = true) {
-  int p, me;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &me);
-  Side side{MPI_INT, n, n, [](long j) { return j; }, false};
-  Buffer sb = make_buffer(side, p), rb = make_buffer(side, p);
-  fill_send(sb, side, p, me, n);
-  const int err = MPI_Alltoall(sb.data(), n, MPI_INT, rb.data(), n, MPI_INT, comm);
-  const auto errors = check_recv(rb, side, p, me, n);
+  std::vector<std::string> errors;
+  const int err = int_alltoall(comm, n, &errors);
   if (check)
     for (const auto& e : errors) ADD_FAILURE() << e;
   *correct = errors.empty();

@@ -104,4 +104,16 @@ void free_side(Side& side) {
   if (combiner != MPI_COMBINER_NAMED) MPI_Type_free(&side.type);
 }
 
+int int_alltoall(MPI_Comm comm, int n, std::vector<std::string>* errors) {
+  int p = 0, me = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &me);
+  Side side{MPI_INT, n, n, [](long j) { return j; }, false};
+  Buffer sb = make_buffer(side, p), rb = make_buffer(side, p);
+  fill_send(sb, side, p, me, n);
+  const int err = MPI_Alltoall(sb.data(), n, MPI_INT, rb.data(), n, MPI_INT, comm);
+  *errors = check_recv(rb, side, p, me, n);
+  return err;
+}
+
 }  // namespace topoa2a::test

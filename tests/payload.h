@@ -62,4 +62,9 @@ std::vector<std::string> check_recv(const Buffer& b, const Side& side, int p, in
 
 void free_side(Side& side);
 
+// One MPI_Alltoall of n MPI_INTs per block on comm, with coded payloads;
+// returns its error code, and what arrived wrong in *errors (empty: all
+// right).
+int int_alltoall(MPI_Comm comm, int n, std::vector<std::string>* errors);
+
 }  // namespace topoa2a::test
