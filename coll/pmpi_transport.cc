@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "coll/mpi_large_count.h"
+
 namespace topoa2a {
 namespace {
 
@@ -94,9 +96,9 @@ int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Messa
       const int peer = known ? recvs[k].peer : probe_peers[k - nrecvs];
       if (busy_.count(peer)) continue;  // an earlier receive from it waits
       int flag = 0;
-      MPI_Message msg = MPI_MESSAGE_NULL;
-      MPI_Status st;
-      const int perr = PMPI_Improbe(peer, MPI_ANY_TAG, comm_, &flag, &msg, &st);
+      large_count::Probed probed_msg;
+      const MPI_Status& st = probed_msg.status;
+      const int perr = large_count::probe(peer, MPI_ANY_TAG, comm_, &flag, &probed_msg);
       if (perr != MPI_SUCCESS) {  // the communicator is broken: give up on this one
         note(perr);
         pending_[k] = 0;
@@ -117,19 +119,19 @@ int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Messa
         const Message& m = recvs[k];
         PMPI_Type_size_c(m.type, &size);
         if (bytes == m.count * size) {
-          note(PMPI_Imrecv_c(m.buf, m.count, m.type, &msg, req));
+          note(large_count::receive(m.buf, m.count, m.type, &probed_msg, comm_, req));
           continue;
         }
         note(MPI_ERR_TRUNCATE);  // longer or shorter than its receive
       } else if (!discard && !dropped) {
         std::vector<char>& into = probed[k - nrecvs];
         into.resize(static_cast<size_t>(bytes));
-        note(PMPI_Imrecv_c(into.data(), bytes, MPI_BYTE, &msg, req));
+        note(large_count::receive(into.data(), bytes, MPI_BYTE, &probed_msg, comm_, req));
         continue;
       }
       spare_[k].resize(static_cast<size_t>(bytes));
       if (dropped && !discard) lost.push_back(k);
-      PMPI_Imrecv_c(spare_[k].data(), bytes, MPI_BYTE, &msg, req);
+      large_count::receive(spare_[k].data(), bytes, MPI_BYTE, &probed_msg, comm_, req);
     }
   }
   // One MPI_Wait per request, not MPI_Waitall, which reports an error
