@@ -23,23 +23,17 @@ int NativeTransport::exchange_probed(const Message* sends, int nsends, const Mes
     if (e != MPI_SUCCESS && err == MPI_SUCCESS) err = e;
   };
   // Every message is posted even after an error, so that no peer waits for
-  // one that never comes.
-  for (int i = 0; i < nrecvs; ++i) {
-    const Message& m = recvs[i];
-    int e =
-        discard ? MPI_ERR_OTHER : host_.irecv(m.buf, m.count, m.type, m.peer, comm_, &requests_[n]);
+  // one that never comes: after a failure (or when posting it fails) as an
+  // empty message.
+  auto post = [&](auto host_call, const Message& m) {
+    const int e =
+        discard ? MPI_ERR_OTHER : host_call(m.buf, m.count, m.type, m.peer, comm_, &requests_[n]);
     if (!discard) note(e);
-    if (e != MPI_SUCCESS) host_.irecv(nullptr, 0, MPI_BYTE, m.peer, comm_, &requests_[n]);
+    if (e != MPI_SUCCESS) host_call(nullptr, 0, MPI_BYTE, m.peer, comm_, &requests_[n]);
     ++n;
-  }
-  for (int i = 0; i < nsends; ++i) {
-    const Message& m = sends[i];
-    int e =
-        discard ? MPI_ERR_OTHER : host_.isend(m.buf, m.count, m.type, m.peer, comm_, &requests_[n]);
-    if (!discard) note(e);
-    if (e != MPI_SUCCESS) host_.isend(nullptr, 0, MPI_BYTE, m.peer, comm_, &requests_[n]);
-    ++n;
-  }
+  };
+  for (int i = 0; i < nrecvs; ++i) post(host_.irecv, recvs[i]);
+  for (int i = 0; i < nsends; ++i) post(host_.isend, sends[i]);
   // A probe sees the first message from the peer that no posted receive
   // has matched; the receive posted right after it takes that message.
   for (int i = 0; i < nprobed; ++i) {
