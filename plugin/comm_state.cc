@@ -47,15 +47,17 @@ int create_private(MPI_Comm comm, MPI_Comm* out) {
 }
 }  // namespace
 
-bool CommState::init(std::string* error) {
+bool CommState::init(const UserDescriptions& read, std::string* error) {
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &CommState::delete_fn, &keyval, nullptr);
+  g_described = read;
   const int err = gather_world(&g_world, &g_described);
   if (err != MPI_SUCCESS) {
     *error = "gathering the machine's facts over MPI_COMM_WORLD failed: " + error_string(err);
     return false;
   }
-  // Parsed once here; every communicator's derivation uses the result.
-  if (!parse_user_descriptions(&g_described, error)) return false;
+  // Rank 0's, parsed once here (rank 0's own copy already is); every
+  // communicator's derivation uses the result.
+  if (!g_described.parsed && !parse_user_descriptions(&g_described, error)) return false;
   // The world's own topology: a malformed description stops the program
   // here, on every rank alike.
   const Topology world = derive_topology(g_world, comm_facts(MPI_COMM_WORLD), g_described);
@@ -94,11 +96,8 @@ CommState* CommState::get(MPI_Comm comm, int* err) {
   PMPI_Comm_rank(comm, &rank);
   auto state = std::unique_ptr<CommState>(new CommState(size, rank, next_id++));
   auto topo = std::make_shared<Topology>(derive_topology(g_world, comm_facts(comm), g_described));
-  std::string cost_error;
-  const CostParams cost = cost_params_for(*topo, &cost_error);
-  if (!cost_error.empty()) topo->errors.push_back(cost_error);
   state->topology_error_ = joined(topo->errors);
-  state->set_topology(std::move(topo), cost);
+  state->set_topology(std::move(topo), g_described.cost_params);  // parsed at MPI_Init
   *err = PMPI_Comm_set_attr(comm, keyval, state.get());
   if (*err != MPI_SUCCESS) return nullptr;
   return state.release();

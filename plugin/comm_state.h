@@ -18,15 +18,18 @@
 #include <string>
 
 #include "plugin/comm_core.h"
+#include "topology/descriptions.h"
 
 namespace topoa2a {
 
 class CommState : public CommCore {
  public:
   // After PMPI_Init, collective over MPI_COMM_WORLD: the attribute key and
-  // the world's facts. On a malformed description of the machine, returns
-  // false with the problems, one per line, in *error.
-  static bool init(std::string* error);
+  // the world's facts; `read`: the descriptions this process read (and
+  // parsed) at MPI_Init, of which world rank 0's are used everywhere. On a
+  // malformed description of the machine, returns false with the problems,
+  // one per line, in *error.
+  static bool init(const UserDescriptions& read, std::string* error);
   // Before PMPI_Finalize: drop world's and self's state.
   static void finalize();
   // The state of intracommunicator `comm`, made on first use (local). Null

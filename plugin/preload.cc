@@ -115,9 +115,7 @@ int init_done(int err) {
 
 void after_init() {
   PMPI_Add_error_class(&g_error_class);
-  int level = MPI_THREAD_SINGLE;
-  PMPI_Query_thread(&level);
-  if (level == MPI_THREAD_MULTIPLE) {
+  if (g_config.multi_threaded) {  // set by init_done
     g_pins_off = "MPI_THREAD_MULTIPLE: MPICH's own selection";
   } else if (g_config.alltoall.active() || g_config.alltoallv.active()) {
     g_pins = std::make_unique<MpichPins>();
@@ -180,6 +178,15 @@ bool agree(MPI_Comm comm, long long bytes, bool in_place, int* err) {
   return *err == MPI_SUCCESS && v[0] == mine && v[1] == -mine;
 }
 
+// The private communicator to run decision `d` on, or MPI_COMM_NULL with
+// the reason in *why (the algorithm cannot run here, the machine's
+// description is bad for this communicator, or no private communicator
+// can be made): the caller then falls back.
+MPI_Comm private_comm(const Decision& d, CommState& state, MPI_Comm comm, std::string* why) {
+  *why = d.cannot_run.empty() ? state.topology_error() : d.cannot_run;
+  return why->empty() ? state.shadow(comm, why) : MPI_COMM_NULL;
+}
+
 bool is_inter(MPI_Comm comm) {
   int inter = 0;
   return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
@@ -223,7 +230,7 @@ void front_gather_world() {
   if (gathered) return;
   gathered = true;
   std::string error;
-  if (!CommState::init(&error)) stop_after_init(error);
+  if (!CommState::init(g_config.descriptions, &error)) stop_after_init(error);
 }
 
 }  // namespace topoa2a
@@ -288,7 +295,7 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
     return mpich();
   }
   const Decision d =
-      decide(g_config.alltoall, g_config, *state, bytes, false, sendbuf == MPI_IN_PLACE, recvcount);
+      decide(g_config.alltoall, g_config, *state, bytes, sendbuf == MPI_IN_PLACE, recvcount);
   if (!d.algo) {
     // topo_auto preferred one of MPICH's: MPICH runs it, pinned through
     // MPI_T for this call (or MPICH's own selection where that cannot be).
@@ -310,9 +317,10 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
     }
     return err;
   }
-  std::string why = d.cannot_run.empty() ? state->topology_error() : d.cannot_run;
-  const MPI_Comm shadow = why.empty() ? state->shadow(comm, &why) : MPI_COMM_NULL;
-  if (!why.empty()) return fall_back("MPI_Alltoall", "alltoall", why, *state, comm, mpich);
+  std::string why;
+  const MPI_Comm shadow = private_comm(d, *state, comm, &why);
+  if (shadow == MPI_COMM_NULL)
+    return fall_back("MPI_Alltoall", "alltoall", why, *state, comm, mpich);
   PmpiTransport transport(shadow);
   RunStats rs;
   err = run_alltoall(state->plan(*d.algo, d.params), transport,
@@ -349,12 +357,13 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   // without communicating: it takes the direct 1-factor exchange.
   Selection sel = g_config.alltoallv;
   if (sel.topo_auto) sel = Selection{"onefactor", &algorithm(AlgorithmId::kOneFactor), false};
-  Decision d = decide(sel, g_config, *state, 0, true);
+  Decision d = decide(sel, g_config, *state, 0);
   if (g_config.alltoallv.topo_auto) d.how = "topo_auto";
   if (!d.algo) return mpich();
-  std::string why = d.cannot_run.empty() ? state->topology_error() : d.cannot_run;
-  const MPI_Comm shadow = why.empty() ? state->shadow(comm, &why) : MPI_COMM_NULL;
-  if (!why.empty()) return fall_back("MPI_Alltoallv", "alltoallv", why, *state, comm, mpich);
+  std::string why;
+  const MPI_Comm shadow = private_comm(d, *state, comm, &why);
+  if (shadow == MPI_COMM_NULL)
+    return fall_back("MPI_Alltoallv", "alltoallv", why, *state, comm, mpich);
   PmpiTransport transport(shadow);
   RunStats rs;
   err = run_alltoallv(

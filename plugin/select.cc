@@ -4,7 +4,7 @@
 
 namespace topoa2a {
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
-                bool /*alltoallv*/, bool in_place, long long count) {
+                bool in_place, long long count) {
   Decision d;
   const int p = state.size();
   d.params = resolve_params(p, Params{config.mesh_grid});

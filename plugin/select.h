@@ -23,6 +23,6 @@ struct Decision {
 // (sendcount, recvcount with MPI_IN_PLACE), -1 when unknown (count<=N rules
 // then fail).
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
-                bool alltoallv, bool in_place = false, long long count = -1);
+                bool in_place = false, long long count = -1);
 
 }  // namespace topoa2a

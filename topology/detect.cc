@@ -95,12 +95,13 @@ int gather_world(WorldFacts* facts, UserDescriptions* descriptions) {
       facts->numa[r] = rec.numa;
     }
   }
-  // The user's descriptions as world rank 0 read them.
+  // The user's descriptions as world rank 0 read them: its own copy stays,
+  // every other rank takes rank 0's.
   UserDescriptions d;
-  if (rank == 0) d = read_user_descriptions();
+  if (rank == 0) d = *descriptions;
   if (err == MPI_SUCCESS)
     err = bcast_strings({&d.forced, &d.path, &d.text, &d.read_error, &d.cost}, world);
-  if (err == MPI_SUCCESS) *descriptions = std::move(d);
+  if (err == MPI_SUCCESS && rank != 0) *descriptions = std::move(d);
   PMPI_Comm_free(&world);
   return err;
 }
@@ -145,6 +146,7 @@ Topology detect_topology(MPI_Comm comm) {
   static UserDescriptions descriptions;
   std::call_once(once, [] {
     std::string ignored;  // problems land in the topology's errors
+    descriptions = read_user_descriptions();
     if (gather_world(&world, &descriptions) == MPI_SUCCESS)
       parse_user_descriptions(&descriptions, &ignored);
   });

@@ -15,10 +15,11 @@
 namespace topoa2a {
 
 // Collective over MPI_COMM_WORLD. Each process's node (MPI_Comm_split_type
-// SHARED), host name and CPU binding; the user's descriptions (forced
-// topology, network file, cost) as read on world rank 0, so that every rank
-// derives the same topologies (as read, not parsed: parse them with
-// parse_user_descriptions). Returns an MPI error code.
+// SHARED), host name and CPU binding. *descriptions: on world rank 0, the
+// user's descriptions (forced topology, network file, cost) as it read them
+// (read_user_descriptions); on return every rank holds rank 0's, so that
+// every rank derives the same topologies (a rank other than 0 gets them as
+// read: parse them with parse_user_descriptions). Returns an MPI error code.
 int gather_world(WorldFacts* facts, UserDescriptions* descriptions);
 
 // What the calling process knows of `comm` locally: world ranks of its

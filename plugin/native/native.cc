@@ -54,13 +54,9 @@ class NativeComm : public CommCore {
         for (const auto& e : topo->errors) std::fprintf(stderr, "topoa2a: %s\n", e.c_str());
       return MPI_ERR_OTHER;
     }
-    std::string error;
-    const CostParams cost = cost_params_for(*topo, &error);
-    if (!error.empty()) {
-      if (rank() == 0) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
-      return MPI_ERR_OTHER;
-    }
-    set_topology(std::move(topo), cost);  // the cost model: on topo_auto's first use
+    // The costs were parsed at MPI_Init (load_options); the cost model is
+    // built on topo_auto's first use.
+    set_topology(std::move(topo), g_config.descriptions.cost_params);
     return MPI_SUCCESS;
   }
 
@@ -145,7 +141,7 @@ Call decide_call(const MPICH_Coll_plugin_args* a, NativeComm& s, void* ctx) {
     call.bytes = static_cast<long long>(size) * a->recvcount;
     if (a->recvcount > INT_MAX || (!in_place && a->sendcount > INT_MAX))
       call.refused = "a count above INT_MAX";
-    call.decision = decide(selection_of(ctx), g_config, s, call.bytes, false, in_place,
+    call.decision = decide(selection_of(ctx), g_config, s, call.bytes, in_place,
                            static_cast<long long>(a->recvcount));
     return call;
   }
@@ -157,7 +153,7 @@ Call decide_call(const MPICH_Coll_plugin_args* a, NativeComm& s, void* ctx) {
   // without communicating: it takes the direct 1-factor exchange.
   Selection sel = selection_of(ctx);
   if (sel.topo_auto) sel = Selection{"onefactor", &algorithm(AlgorithmId::kOneFactor), false};
-  call.decision = decide(sel, g_config, s, 0, true, in_place);
+  call.decision = decide(sel, g_config, s, 0, in_place);
   if (!ctx) call.decision.how = "topo_auto";
   return call;
 }
