@@ -120,7 +120,7 @@ def main():
 def plot(outdir, topo, hosts, rate, delay, algs, sizes, t):
     if not shutil.which("gnuplot") or len(sizes) < 2:
         return
-    name = "%s-%d-%s-%s" % (topo, hosts, rate, delay)
+    name = ("%s-%d-%s-%s" % (topo, hosts, rate, delay)).replace("/", "-")
     dat = os.path.join(outdir, name + ".dat")
     with open(dat, "w") as f:
         f.write("# size " + " ".join(algs) + "\n")

@@ -43,6 +43,7 @@ WARMUP=1
 SMOKE=0
 SHELL_AFTER=0
 VERBOSE=0
+PPN=1
 
 usage() {
   cat <<'EOF'
@@ -53,6 +54,9 @@ usage: bench/emucluster.sh [options]
   -n, --hosts LIST   numbers of hosts, 2..16 (default 4); one cluster per
                      topology and number
   --dims AxB         torus dimensions (default: closest to square)
+  --ppn K            MPI ranks per emulated host, 1..8 (default 1); ranks of a
+                     host share its namespace and talk over MPICH's shared
+                     memory, ranks of different hosts over the shaped links
   --rate RATE        bandwidth of every link direction, tc units (default 100mbit)
   --delay TIME       per-link one-way delay, tc units (e.g. 200us, 1ms;
                      default 0); needs netem (CONFIG_NET_SCH_NETEM): the script
@@ -101,6 +105,7 @@ while [ $# -gt 0 ]; do
     --topo) TOPOS=${2//,/ }; shift 2 ;;
     -n|--hosts) HOSTS=${2//,/ }; shift 2 ;;
     --dims) DIMS=$2; shift 2 ;;
+    --ppn) PPN=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
     --delay) DELAY=$2; shift 2 ;;
     --overhead) OVERHEAD=$2; shift 2 ;;
@@ -436,11 +441,15 @@ counters() {  # total tx bytes: "DATA MGMT" over all hosts (and switch ports)
   echo "$data $mgmt"
 }
 
-hostlist() { local i l=""; for ((i = 0; i < NHOSTS; i++)); do l="$l${l:+,}$(hostname_of "$i"):1"; done; echo "$l"; }
+hostlist() { local i l=""; for ((i = 0; i < NHOSTS; i++)); do l="$l${l:+,}$(hostname_of "$i"):$PPN"; done; echo "$l"; }
 
 mpirun_emu() {  # mpirun_emu ALG OUTFILE [CMD...]: CMD (default BENCH_CMD) on every host
   local alg=$1 out=$2 env=()
   shift 2
+  # Between hosts only TCP on the data port; inside a host (--ppn > 1)
+  # MPICH's own shared memory carries the messages (ch4's posix shmmod,
+  # used for ranks of one MPICH node), so UCX needs no shared memory
+  # transport either way.
   env+=(-genv UCX_TLS "self,tcp" -genv UCX_NET_DEVICES d0 -genv UCX_WARN_UNUSED_ENV_VARS n)
   case $IDLE in
     sleep) env+=(-genv EMU_YIELD_SPIN 20 -genv EMU_IDLE_SLEEP_US 20) ;;
@@ -461,7 +470,7 @@ mpirun_emu() {  # mpirun_emu ALG OUTFILE [CMD...]: CMD (default BENCH_CMD) on ev
   # our namespaces
   timeout -k 10 "$RUN_TIMEOUT" ip netns exec "$HEAD" \
     mpiexec -launcher ssh -launcher-exec "$TMP/launch" -iface mg \
-      -hosts "$(hostlist)" -n "$NHOSTS" "${env[@]}" "$@" > "$out" 2>&1 < /dev/null &
+      -hosts "$(hostlist)" -n "$((NHOSTS * PPN))" "${env[@]}" "$@" > "$out" 2>&1 < /dev/null &
   MPIPID=$!
   local rc=0
   wait "$MPIPID" || rc=$?
@@ -483,6 +492,7 @@ CSV="$OUT/results.csv"
   echo "# bench: $BENCH_CMD"
 } | tee -a "$OUT/runs.log"
 
+case $PPN in [1-8]) ;; *) die "--ppn must be 1..8, not $PPN" ;; esac
 status=0
 for kind in $TOPOS; do
   for n in $HOSTS; do
@@ -491,7 +501,10 @@ for kind in $TOPOS; do
       echo "emucluster: skipping hypercube with $n hosts (not a power of two)" | tee -a "$OUT/runs.log"
       continue
     fi
-    echo "== $kind, $n hosts ($SHAPING)" | tee -a "$OUT/runs.log"
+    # the label of this cluster in the tables: "switch", or "switch/ppn2"
+    label=$kind
+    [ "$PPN" = 1 ] || label="$kind/ppn$PPN"
+    echo "== $kind, $n hosts x $PPN ranks ($SHAPING)" | tee -a "$OUT/runs.log"
     setup_cluster "$kind" "$n"
     cp "$NETFILE" "$OUT/$kind-$n.net"
     # what topoa2a detects on the emulated cluster and what topo_auto would pick
@@ -501,7 +514,7 @@ for kind in $TOPOS; do
         echo "   (topoa2a-info failed, see $OUT/$kind-$n-info.txt)"
     fi
     for alg in $ALGS; do
-      raw="$OUT/raw/$kind-$n-$RATE-$alg.txt"
+      raw="$OUT/raw/${label//\//-}-$n-$RATE-$alg.txt"
       read -r d0 m0 < <(counters)
       t0=$(date +%s.%N)
       rc=0
@@ -521,7 +534,7 @@ for kind in $TOPOS; do
         sed 's/^/     | /' "$raw" | tail -15 >&2
         continue
       fi
-      python3 "$HERE/emu_report.py" --parse "$raw" "$kind" "$n" "$RATE" "$DELAY" "$alg" >> "$CSV"
+      python3 "$HERE/emu_report.py" --parse "$raw" "$label" "$n" "$RATE" "$DELAY" "$alg" >> "$CSV"
     done
     if [ "$SHELL_AFTER" = 1 ]; then
       echo "emucluster: shell in $HEAD (hosts n00..; e.g. ip netns exec $(hostns 0) tc -s qdisc); exit to tear down"
