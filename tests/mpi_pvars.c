@@ -69,7 +69,13 @@ int main(int argc, char** argv) {
     CHECK(name_len == (int)strlen(name) + 1 && desc_len == (int)strlen(desc) + 1 && desc[0],
           "%s: string lengths", name);
   }
-  CHECK(found > 0, "no topoa2a_ variable among %d", num);
+  CHECK(found > 0, "no topoa2a_ variable among %d (is libtopoa2a.so preloaded?)", num);
+  if (!found) {
+    if (rank == 0) printf("pvars FAILED (none of ours)\n");
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 1;
+  }
   int bad = 0;
   CHECK(MPI_T_pvar_get_info(num, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                             NULL) == MPI_T_ERR_INVALID_INDEX,
