@@ -19,40 +19,40 @@ std::string hypercube_check(int p, const Params&) {
   return "hypercube needs a power-of-two number of ranks, not " + std::to_string(p);
 }
 
-Schedule hypercube_build(int p, int rank, const Params&) {
-  Schedule s;
+Round hypercube_round(int p, int rank, const Params&, int k) {
   const int d = ilog2(p);
-  for (int k = 0; k < d; ++k) {
-    const int bit = 1 << k, low = bit - 1, peer = rank ^ bit;
-    // Blocks held before round k, restricted to those crossing bit k. The
-    // receiver computes the same list for the sender, so orders agree.
-    auto crossing = [&](int holder) {
-      std::vector<Block> out;
-      for (int lo = 0; lo < bit; ++lo) {       // source bits 0..k-1: any
-        const int src = (holder & ~low) | lo;  // higher bits: holder's
-        for (int hi = 0; hi < p; hi += bit) {  // destination bits >= k: any
-          const int dst = (hi & ~low) | (holder & low);
-          if ((dst & bit) != (holder & bit)) out.push_back({src, dst});
-        }
+  const int bit = 1 << k, low = bit - 1, peer = rank ^ bit;
+  // Blocks held before round k, restricted to those crossing bit k. The
+  // receiver computes the same list for the sender, so orders agree.
+  auto crossing = [&](int holder) {
+    std::vector<Block> out;
+    for (int lo = 0; lo < bit; ++lo) {       // source bits 0..k-1: any
+      const int src = (holder & ~low) | lo;  // higher bits: holder's
+      for (int hi = 0; hi < p; hi += bit) {  // destination bits >= k: any
+        const int dst = (hi & ~low) | (holder & low);
+        if ((dst & bit) != (holder & bit)) out.push_back({src, dst});
       }
-      // Message order: by destination bits k+1, k+2, ... (lowest bit most
-      // significant). What the receiver forwards in each later round is then
-      // one contiguous piece of this message, which keeps scratch compact.
-      auto key = [&](const Block& b) {
-        int key = 0;
-        for (int j = k + 1; j < d; ++j) key = (key << 1) | ((b.dst >> j) & 1);
-        return key;
-      };
-      std::stable_sort(out.begin(), out.end(),
-                       [&](const Block& a, const Block& b) { return key(a) < key(b); });
-      return out;
+    }
+    // Message order: by destination bits k+1, k+2, ... (lowest bit most
+    // significant). What the receiver forwards in each later round is then
+    // one contiguous piece of this message, which keeps scratch compact.
+    auto key = [&](const Block& b) {
+      int key = 0;
+      for (int j = k + 1; j < d; ++j) key = (key << 1) | ((b.dst >> j) & 1);
+      return key;
     };
-    Round round;
-    round.sends.push_back({peer, crossing(rank)});
-    round.recvs.push_back({peer, crossing(peer)});
-    s.rounds.push_back(std::move(round));
-  }
-  return s;
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const Block& a, const Block& b) { return key(a) < key(b); });
+    return out;
+  };
+  Round round;
+  round.sends.push_back({peer, crossing(rank)});
+  round.recvs.push_back({peer, crossing(peer)});
+  return round;
+}
+
+Schedule hypercube_build(int p, int rank, const Params& params) {
+  return schedule_from_rounds<hypercube_round, hypercube_rounds>(p, rank, params);
 }
 
 int hypercube_rounds(int p, const Params&) { return ilog2(p); }

@@ -16,25 +16,23 @@
 
 namespace topoa2a {
 
+// Round k (1-based, k <= hops) of the pass, appended to `round`: one send
+// and one receive, costing the size of the round.
 template <class MemberFn, class UnitFn>
-void ring_pass(std::vector<Round>& rounds, size_t first_round, int n, int pos, int dir, int hops,
-               MemberFn member, UnitFn unit) {
-  if (rounds.size() < first_round + hops) rounds.resize(first_round + hops);
-  for (int k = 1; k <= hops; ++k) {
-    Round& round = rounds[first_round + k - 1];
-    Transfer send{member(mod(pos + dir, n)), {}};
-    const int send_origin = mod(pos - dir * (k - 1), n);
-    for (int t = k; t <= hops; ++t)
-      for (const Block& b : unit(send_origin, mod(send_origin + dir * t, n)))
-        send.blocks.push_back(b);
-    Transfer recv{member(mod(pos - dir, n)), {}};
-    const int recv_origin = mod(pos - dir * k, n);
-    for (int t = k; t <= hops; ++t)
-      for (const Block& b : unit(recv_origin, mod(recv_origin + dir * t, n)))
-        recv.blocks.push_back(b);
-    round.sends.push_back(std::move(send));
-    round.recvs.push_back(std::move(recv));
-  }
+void ring_pass_round(Round& round, int n, int pos, int dir, int hops, int k, MemberFn member,
+                     UnitFn unit) {
+  Transfer send{member(mod(pos + dir, n)), {}};
+  const int send_origin = mod(pos - dir * (k - 1), n);
+  for (int t = k; t <= hops; ++t)
+    for (const Block& b : unit(send_origin, mod(send_origin + dir * t, n)))
+      send.blocks.push_back(b);
+  Transfer recv{member(mod(pos - dir, n)), {}};
+  const int recv_origin = mod(pos - dir * k, n);
+  for (int t = k; t <= hops; ++t)
+    for (const Block& b : unit(recv_origin, mod(recv_origin + dir * t, n)))
+      recv.blocks.push_back(b);
+  round.sends.push_back(std::move(send));
+  round.recvs.push_back(std::move(recv));
 }
 
 }  // namespace topoa2a
