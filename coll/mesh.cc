@@ -31,18 +31,14 @@ Round mesh_round(int p, int rank, const Params& params, int k) {
   if (k < c - 1) {
     ring_pass_round(
         round, c, col, +1, c - 1, k + 1, [&](int i) { return row * c + i; },
-        [&](int u, int v) {
-          std::vector<Block> unit;
-          for (int i = 0; i < r; ++i) unit.push_back({row * c + u, i * c + v});
-          return unit;
+        [&](int u, int v, std::vector<Block>* out) {
+          for (int i = 0; i < r; ++i) out->push_back({row * c + u, i * c + v});
         });
   } else {
     ring_pass_round(
         round, r, row, +1, r - 1, k - (c - 1) + 1, [&](int i) { return i * c + col; },
-        [&](int u, int v) {
-          std::vector<Block> unit;
-          for (int j = 0; j < c; ++j) unit.push_back({u * c + j, v * c + col});
-          return unit;
+        [&](int u, int v, std::vector<Block>* out) {
+          for (int j = 0; j < c; ++j) out->push_back({u * c + j, v * c + col});
         });
   }
   return round;

@@ -16,8 +16,8 @@ Round ring_round(int p, int rank, const Params&, int k) {
   Round round;
   ring_pass_round(
       round, p, rank, +1, p - 1, k + 1, [](int i) { return i; },
-      [](int u, int v) {
-        return std::vector<Block>{{u, v}};
+      [](int u, int v, std::vector<Block>* out) {
+        out->push_back({u, v});
       });
   return round;
 }

@@ -23,7 +23,7 @@ std::string ring_bidir_check(int, const Params&) { return {}; }
 Round ring_bidir_round(int p, int rank, const Params&, int k) {
   Round round;
   auto member = [](int i) { return i; };
-  auto unit = [](int u, int v) { return std::vector<Block>{{u, v}}; };
+  auto unit = [](int u, int v, std::vector<Block>* out) { out->push_back({u, v}); };
   if (k < cw_hops(p)) ring_pass_round(round, p, rank, +1, cw_hops(p), k + 1, member, unit);
   if (k < ccw_hops(p)) ring_pass_round(round, p, rank, -1, ccw_hops(p), k + 1, member, unit);
   return round;
