@@ -644,3 +644,40 @@ TEST(Model, Formatting) {
 
 }  // namespace
 }  // namespace topoa2a
+
+namespace topoa2a {
+namespace {
+
+// A tapered fat tree ("fat_tree KxU": leaves of K endpoints with U up-links
+// each): a message between leaves also loads its leaves' up-link bundles
+// with blocks / U. 32 nodes in 2 leaves of 16, every rank's 31 messages in
+// flight: the NIC carries 31 blocks, each leaf's up-links 16 x 16 / U.
+TEST(Model, TaperedFatTreeChargesUplinks) {
+  const CostParams c;
+  const size_t m = 1 << 16;
+  const double md = static_cast<double>(m);
+  auto all_at_once = [&](const char* net) {
+    return CostModel(forced(net, 32), c).estimate("onefactor_xor", m, 31).predicted;
+  };
+  const double base = c.ts_inter + 30 * c.o;
+  EXPECT_NEAR(all_at_once("fat_tree"), base + 31 * md * c.tw_inter, 1e-12);
+  EXPECT_NEAR(all_at_once("fat_tree:16x16"), base + 31 * md * c.tw_inter, 1e-12);
+  EXPECT_NEAR(all_at_once("fat_tree:16x8"), base + 32 * md * c.tw_inter, 1e-12);
+  EXPECT_NEAR(all_at_once("fat_tree:16x4"), base + 64 * md * c.tw_inter, 1e-12);
+  // Round by round, XOR rounds 1..15 stay in the leaf; in rounds 16..31
+  // each leaf's 16 ranks share its U = 8 up-links.
+  const Estimate r = CostModel(forced("fat_tree:16x8", 32), c).estimate("onefactor_xor", m, 0);
+  EXPECT_NEAR(r.predicted, 31 * c.ts_inter + (15 + 16 * 2) * md * c.tw_inter, 1e-12);
+  // The description.
+  EXPECT_NE(describe(forced("fat_tree:16x8", 32).network).find("leaves of 16, 8 up-links"),
+            std::string::npos);
+  NetworkDesc d;
+  std::string err;
+  EXPECT_FALSE(parse_forced_topology("fat_tree:16", &d, &err));
+  EXPECT_NE(err.find("LEAFxUPLINKS"), std::string::npos) << err;
+  EXPECT_TRUE(parse_network_file("network fat_tree 16x8\n", "net.txt", &d, &err)) << err;
+  EXPECT_EQ(d.dims, (std::vector<int>{16, 8}));
+}
+
+}  // namespace
+}  // namespace topoa2a

@@ -27,6 +27,16 @@ class LinkLoads {
     } else {
       const int units = n.rank_level ? t.size : t.nodes;
       slots_ = static_cast<size_t>(units) * 2;  // injection, ejection
+      if (n.kind == NetKind::kFatTree && n.leaf_size > 0 && n.leaf_uplinks > 0) {
+        // A tapered fat tree: each leaf's up-links, out and in, as one
+        // bundle (a message between leaves adds load/U to both).
+        int endpoints = units;
+        for (int e : n.endpoint_of_rank) endpoints = std::max(endpoints, e + 1);
+        leaves_ = (endpoints + n.leaf_size - 1) / n.leaf_size;
+        uplinks_ = slots_;
+        slots_ += static_cast<size_t>(leaves_) * 2;
+        uplink_share_ = 1.0 / n.leaf_uplinks;
+      }
       if (n.kind == NetKind::kDragonfly && n.dims.size() == 2) {
         groups_ = n.dims[0];
         bundles_ = slots_;  // then one slot per ordered pair of groups
@@ -62,6 +72,16 @@ class LinkLoads {
         links = gs != gd ? 5 : 3;  // host, local (, global, local), host
       } else {
         links = n.kind == NetKind::kFatTree ? 4 : 2;  // up (to the spine) and down
+        if (leaves_ > 0) {
+          const int ls = n.endpoint_of_rank[src] / n.leaf_size;
+          const int ld = n.endpoint_of_rank[dst] / n.leaf_size;
+          if (ls != ld) {
+            bump(uplinks_ + 2 * static_cast<size_t>(ls), load * uplink_share_);
+            bump(uplinks_ + 2 * static_cast<size_t>(ld) + 1, load * uplink_share_);
+          } else {
+            links = 2;  // through the leaf switch only
+          }
+        }
       }
       links_ += count * links;
       return;
@@ -123,6 +143,9 @@ class LinkLoads {
   int groups_ = 0;           // dragonfly
   size_t bundles_ = 0;       // dragonfly: first bundle slot
   double bundle_share_ = 1;  // dragonfly: 1 / global links per pair
+  int leaves_ = 0;           // tapered fat tree
+  size_t uplinks_ = 0;       // tapered fat tree: first leaf slot (up, down)
+  double uplink_share_ = 1;  // tapered fat tree: 1 / up-links per leaf
   double messages_ = 0, links_ = 0;
   std::vector<int> stride_;
   size_t slots_ = 0;

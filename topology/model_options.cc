@@ -68,6 +68,14 @@ class PlanBuilder {
   PlanBuilder(const Topology& t, const MessagePattern& pat)
       : t_(t), pat_(pat), loads_(t), net_(t.size), intra_(t.size), blocks_(t.size) {}
 
+  // A round's cost in link updates: routing, making each message (a Round
+  // with its vectors: about 16 link updates) and each block (made twice,
+  // sent and received, at about the cost of a link update).
+  double round_cost(int sends) const {
+    return std::max(
+        1.0, t_.size * (sends * (loads_.hops_estimate() + 16) + 2 * pat_.blocks_per_round()));
+  }
+
   // `window` messages per rank in flight (0: round by round), `sends` the
   // messages a rank sends per round, `budget` link updates.
   CostModel::Plan build(int window, bool windowed, int sends, double budget,
@@ -80,12 +88,7 @@ class PlanBuilder {
     const int D = windowed ? std::clamp(window / std::max(1, sends), 1, R) : 1;
     const int nw = (R + D - 1) / D;
     plan.steps = nw;
-    // A round's cost in link updates: routing, making each message (a Round
-    // with its vectors: about 16 link updates) and each block (made twice,
-    // sent and received, at about the cost of a link update).
-    const double round_cost =
-        std::max(1.0, p * (sends * (loads_.hops_estimate() + 16) + 2 * pat_.blocks_per_round()));
-    const double A = budget / round_cost;  // rounds affordable
+    const double A = budget / round_cost(sends);  // rounds affordable
     if (D == 1) {
       // Every round of a log-round algorithm (their rounds differ), at
       // least 4 of the others, spread over their phases.
@@ -252,7 +255,11 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
     }
     PlanBuilder builder(topo_, pat);
     const double budget = link_budget(p);
-    const double share = windows.size() > 1 ? budget / (windows.size() - 1) : budget;
+    // The windows share a second budget, unless the whole schedule fits in
+    // one: then every plan is priced exactly.
+    const bool fits = o.rounds * builder.round_cost(sends) <= budget;
+    const double share =
+        windows.size() > 1 && !fits ? budget / static_cast<double>(windows.size() - 1) : budget;
     for (size_t i = 0; i < windows.size(); ++i) {
       const bool win = windowed && windows[i] > 0;
       o.plans.push_back(builder.build(windows[i], win, sends, i == 0 ? budget : share,
