@@ -13,7 +13,7 @@ Prints, one record a line:
 For switch there are no links or routes (every host has port 0 on the bridge).
 
 Routes are shortest paths, dimension by dimension in the order topoa2a's
-cost model uses (topology/cost_model.cc): dimension 0 (the slowest-varying
+cost model uses (topology/link_loads.h): dimension 0 (the slowest-varying
 row-major coordinate) first, ties on a ring dimension go the positive way.
 A hypercube is the torus 2x2x...x2, so its routes correct the highest bit
 first.  --netfile writes the matching topoa2a network description file

@@ -40,7 +40,22 @@ struct Algorithm {
   int (*rounds)(int p, const Params& params);
   long long (*blocks_sent)(int p, int rank, const Params& params);
   double (*time)(int p, const Params& params, double ts, double tw, double m);
+
+  // Round k (0 <= k < rounds(p, params)) of `rank`'s schedule, costing about
+  // the size of that round: the one source of every algorithm's pattern
+  // (build() is schedule_from_rounds over it; the cost model samples it).
+  Round (*round)(int p, int rank, const Params& params, int k);
 };
+
+// The generic build(): rounds 0 .. rounds(p, params)-1 of `round`.
+template <Round (*RoundFn)(int, int, const Params&, int), int (*RoundsFn)(int, const Params&)>
+Schedule schedule_from_rounds(int p, int rank, const Params& params) {
+  Schedule s;
+  const int n = RoundsFn(p, params);
+  s.rounds.reserve(n > 0 ? static_cast<size_t>(n) : 0);
+  for (int k = 0; k < n; ++k) s.rounds.push_back(RoundFn(p, rank, params, k));
+  return s;
+}
 
 const std::vector<Algorithm>& algorithms();
 const Algorithm* find_algorithm(std::string_view name);
@@ -54,37 +69,43 @@ Params resolve_params(int p, Params params);
 
 // Per-algorithm entry points, each in its own file.
 std::string ring_check(int p, const Params&);
-Schedule ring_build(int p, int rank, const Params&);
+Schedule ring_build(int p, int rank, const Params&);  // schedule_from_rounds
+Round ring_round(int p, int rank, const Params&, int k);
 int ring_rounds(int p, const Params&);
 long long ring_blocks_sent(int p, int rank, const Params&);
 double ring_time(int p, const Params&, double ts, double tw, double m);
 
 std::string ring_bidir_check(int p, const Params&);
-Schedule ring_bidir_build(int p, int rank, const Params&);
+Schedule ring_bidir_build(int p, int rank, const Params&);  // schedule_from_rounds
+Round ring_bidir_round(int p, int rank, const Params&, int k);
 int ring_bidir_rounds(int p, const Params&);
 long long ring_bidir_blocks_sent(int p, int rank, const Params&);
 double ring_bidir_time(int p, const Params&, double ts, double tw, double m);
 
 std::string mesh_check(int p, const Params&);
-Schedule mesh_build(int p, int rank, const Params&);
+Schedule mesh_build(int p, int rank, const Params&);  // schedule_from_rounds
+Round mesh_round(int p, int rank, const Params&, int k);
 int mesh_rounds(int p, const Params&);
 long long mesh_blocks_sent(int p, int rank, const Params&);
 double mesh_time(int p, const Params&, double ts, double tw, double m);
 
 std::string hypercube_check(int p, const Params&);
-Schedule hypercube_build(int p, int rank, const Params&);
+Schedule hypercube_build(int p, int rank, const Params&);  // schedule_from_rounds
+Round hypercube_round(int p, int rank, const Params&, int k);
 int hypercube_rounds(int p, const Params&);
 long long hypercube_blocks_sent(int p, int rank, const Params&);
 double hypercube_time(int p, const Params&, double ts, double tw, double m);
 
 std::string onefactor_check(int p, const Params&);
-Schedule onefactor_build(int p, int rank, const Params&);
+Schedule onefactor_build(int p, int rank, const Params&);  // schedule_from_rounds
+Round onefactor_round(int p, int rank, const Params&, int k);
 int onefactor_rounds(int p, const Params&);
 long long onefactor_blocks_sent(int p, int rank, const Params&);
 double onefactor_time(int p, const Params&, double ts, double tw, double m);
 
 std::string onefactor_xor_check(int p, const Params&);
-Schedule onefactor_xor_build(int p, int rank, const Params&);
+Schedule onefactor_xor_build(int p, int rank, const Params&);  // schedule_from_rounds
+Round onefactor_xor_round(int p, int rank, const Params&, int k);
 int onefactor_xor_rounds(int p, const Params&);
 long long onefactor_xor_blocks_sent(int p, int rank, const Params&);
 double onefactor_xor_time(int p, const Params&, double ts, double tw, double m);

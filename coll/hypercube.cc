@@ -8,8 +8,6 @@
 // always p blocks, half of which move.
 // Rounds: log2(p). Blocks sent per rank: (p/2) log2(p).
 // Time: (t_s + t_w m p/2) log2(p). Restrictions: p a power of two.
-#include <algorithm>
-
 #include "coll/algorithms.h"
 
 namespace topoa2a {
@@ -19,40 +17,43 @@ std::string hypercube_check(int p, const Params&) {
   return "hypercube needs a power-of-two number of ranks, not " + std::to_string(p);
 }
 
-Schedule hypercube_build(int p, int rank, const Params&) {
-  Schedule s;
+Round hypercube_round(int p, int rank, const Params&, int k) {
   const int d = ilog2(p);
-  for (int k = 0; k < d; ++k) {
-    const int bit = 1 << k, low = bit - 1, peer = rank ^ bit;
-    // Blocks held before round k, restricted to those crossing bit k. The
-    // receiver computes the same list for the sender, so orders agree.
-    auto crossing = [&](int holder) {
-      std::vector<Block> out;
-      for (int lo = 0; lo < bit; ++lo) {       // source bits 0..k-1: any
-        const int src = (holder & ~low) | lo;  // higher bits: holder's
-        for (int hi = 0; hi < p; hi += bit) {  // destination bits >= k: any
-          const int dst = (hi & ~low) | (holder & low);
-          if ((dst & bit) != (holder & bit)) out.push_back({src, dst});
-        }
+  const int bit = 1 << k, low = bit - 1, peer = rank ^ bit;
+  // Blocks held before round k, restricted to those crossing bit k: source
+  // bits >= k are the holder's, destination bits < k the holder's and bit k
+  // the other one. The receiver computes the same list for the sender, so
+  // orders agree. Message order: by destination bits k+1, k+2, ... (bit k+1
+  // most significant), then by source: what the receiver forwards in each
+  // later round is then one contiguous piece of this message, which keeps
+  // scratch compact. Generated in that order, O(p/2).
+  auto crossing = [&](int holder) {
+    std::vector<Block> out;
+    out.reserve(static_cast<size_t>(p / 2));
+    const int high = d - k - 1;  // destination bits above k
+    const int base = (holder & low) | (~holder & bit), src = holder & ~low;
+    // rev: the destination bits above k for key = 0, 1, 2, ...: key's
+    // lowest bit is destination bit d-1, so count with carries downwards.
+    int rev = 0;
+    for (int key = 0; key < (1 << high); ++key) {
+      for (int lo = 0; lo < bit; ++lo) out.push_back({src | lo, base | rev});
+      int m = p >> 1;
+      while (m > bit && (rev & m)) {
+        rev ^= m;
+        m >>= 1;
       }
-      // Message order: by destination bits k+1, k+2, ... (lowest bit most
-      // significant). What the receiver forwards in each later round is then
-      // one contiguous piece of this message, which keeps scratch compact.
-      auto key = [&](const Block& b) {
-        int key = 0;
-        for (int j = k + 1; j < d; ++j) key = (key << 1) | ((b.dst >> j) & 1);
-        return key;
-      };
-      std::stable_sort(out.begin(), out.end(),
-                       [&](const Block& a, const Block& b) { return key(a) < key(b); });
-      return out;
-    };
-    Round round;
-    round.sends.push_back({peer, crossing(rank)});
-    round.recvs.push_back({peer, crossing(peer)});
-    s.rounds.push_back(std::move(round));
-  }
-  return s;
+      if (m > bit) rev |= m;
+    }
+    return out;
+  };
+  Round round;
+  round.sends.push_back({peer, crossing(rank)});
+  round.recvs.push_back({peer, crossing(peer)});
+  return round;
+}
+
+Schedule hypercube_build(int p, int rank, const Params& params) {
+  return schedule_from_rounds<hypercube_round, hypercube_rounds>(p, rank, params);
 }
 
 int hypercube_rounds(int p, const Params&) { return ilog2(p); }

@@ -23,26 +23,29 @@ std::string mesh_check(int p, const Params& params) {
          std::to_string(p) + " ranks";
 }
 
-Schedule mesh_build(int p, int rank, const Params& params) {
+Round mesh_round(int p, int rank, const Params& params, int k) {
   const Grid g = resolve_params(p, params).grid;
   const int r = g.rows, c = g.cols;
   const int row = rank / c, col = rank % c;
-  Schedule s;
-  ring_pass(
-      s.rounds, 0, c, col, +1, c - 1, [&](int i) { return row * c + i; },
-      [&](int u, int v) {
-        std::vector<Block> unit;
-        for (int i = 0; i < r; ++i) unit.push_back({row * c + u, i * c + v});
-        return unit;
-      });
-  ring_pass(
-      s.rounds, c - 1, r, row, +1, r - 1, [&](int i) { return i * c + col; },
-      [&](int u, int v) {
-        std::vector<Block> unit;
-        for (int j = 0; j < c; ++j) unit.push_back({u * c + j, v * c + col});
-        return unit;
-      });
-  return s;
+  Round round;
+  if (k < c - 1) {
+    ring_pass_round(
+        round, c, col, +1, c - 1, k + 1, [&](int i) { return row * c + i; },
+        [&](int u, int v, std::vector<Block>* out) {
+          for (int i = 0; i < r; ++i) out->push_back({row * c + u, i * c + v});
+        });
+  } else {
+    ring_pass_round(
+        round, r, row, +1, r - 1, k - (c - 1) + 1, [&](int i) { return i * c + col; },
+        [&](int u, int v, std::vector<Block>* out) {
+          for (int j = 0; j < c; ++j) out->push_back({u * c + j, v * c + col});
+        });
+  }
+  return round;
+}
+
+Schedule mesh_build(int p, int rank, const Params& params) {
+  return schedule_from_rounds<mesh_round, mesh_rounds>(p, rank, params);
 }
 
 int mesh_rounds(int p, const Params& params) {

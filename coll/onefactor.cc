@@ -25,16 +25,17 @@ int onefactor_peer(int p, int i, int j) {
 
 std::string onefactor_check(int, const Params&) { return {}; }
 
+Round onefactor_round(int p, int rank, const Params&, int i) {
+  Round round;
+  const int peer = onefactor_peer(p, i, rank);
+  if (peer == rank) return round;  // idle this round
+  round.sends.push_back({peer, {{rank, peer}}});
+  round.recvs.push_back({peer, {{peer, rank}}});
+  return round;
+}
+
 Schedule onefactor_build(int p, int rank, const Params& params) {
-  Schedule s;
-  s.rounds.resize(onefactor_rounds(p, params));
-  for (int i = 0; i < static_cast<int>(s.rounds.size()); ++i) {
-    const int peer = onefactor_peer(p, i, rank);
-    if (peer == rank) continue;  // idle this round
-    s.rounds[i].sends.push_back({peer, {{rank, peer}}});
-    s.rounds[i].recvs.push_back({peer, {{peer, rank}}});
-  }
-  return s;
+  return schedule_from_rounds<onefactor_round, onefactor_rounds>(p, rank, params);
 }
 
 int onefactor_rounds(int p, const Params&) {

@@ -14,16 +14,17 @@ std::string onefactor_xor_check(int p, const Params&) {
   return "onefactor_xor needs a power-of-two number of ranks, not " + std::to_string(p);
 }
 
-Schedule onefactor_xor_build(int p, int rank, const Params&) {
-  Schedule s;
-  for (int i = 1; i < p; ++i) {
-    const int peer = rank ^ i;
-    Round round;
-    round.sends.push_back({peer, {{rank, peer}}});
-    round.recvs.push_back({peer, {{peer, rank}}});
-    s.rounds.push_back(std::move(round));
-  }
-  return s;
+Round onefactor_xor_round(int p, int rank, const Params&, int k) {
+  (void)p;
+  const int peer = rank ^ (k + 1);  // round k pairs with rank XOR (k + 1)
+  Round round;
+  round.sends.push_back({peer, {{rank, peer}}});
+  round.recvs.push_back({peer, {{peer, rank}}});
+  return round;
+}
+
+Schedule onefactor_xor_build(int p, int rank, const Params& params) {
+  return schedule_from_rounds<onefactor_xor_round, onefactor_xor_rounds>(p, rank, params);
 }
 
 int onefactor_xor_rounds(int p, const Params&) { return p > 0 ? p - 1 : 0; }

@@ -12,14 +12,18 @@ namespace topoa2a {
 
 std::string ring_check(int, const Params&) { return {}; }
 
-Schedule ring_build(int p, int rank, const Params&) {
-  Schedule s;
-  ring_pass(
-      s.rounds, 0, p, rank, +1, p - 1, [](int i) { return i; },
-      [](int u, int v) {
-        return std::vector<Block>{{u, v}};
+Round ring_round(int p, int rank, const Params&, int k) {
+  Round round;
+  ring_pass_round(
+      round, p, rank, +1, p - 1, k + 1, [](int i) { return i; },
+      [](int u, int v, std::vector<Block>* out) {
+        out->push_back({u, v});
       });
-  return s;
+  return round;
+}
+
+Schedule ring_build(int p, int rank, const Params& params) {
+  return schedule_from_rounds<ring_round, ring_rounds>(p, rank, params);
 }
 
 int ring_rounds(int p, const Params&) { return p - 1; }

@@ -20,13 +20,17 @@ int ccw_hops(int p) { return (p - 1) / 2; }  // floor((p-1)/2)
 
 std::string ring_bidir_check(int, const Params&) { return {}; }
 
-Schedule ring_bidir_build(int p, int rank, const Params&) {
-  Schedule s;
+Round ring_bidir_round(int p, int rank, const Params&, int k) {
+  Round round;
   auto member = [](int i) { return i; };
-  auto unit = [](int u, int v) { return std::vector<Block>{{u, v}}; };
-  ring_pass(s.rounds, 0, p, rank, +1, cw_hops(p), member, unit);
-  ring_pass(s.rounds, 0, p, rank, -1, ccw_hops(p), member, unit);
-  return s;
+  auto unit = [](int u, int v, std::vector<Block>* out) { out->push_back({u, v}); };
+  if (k < cw_hops(p)) ring_pass_round(round, p, rank, +1, cw_hops(p), k + 1, member, unit);
+  if (k < ccw_hops(p)) ring_pass_round(round, p, rank, -1, ccw_hops(p), k + 1, member, unit);
+  return round;
+}
+
+Schedule ring_bidir_build(int p, int rank, const Params& params) {
+  return schedule_from_rounds<ring_bidir_round, ring_bidir_rounds>(p, rank, params);
 }
 
 int ring_bidir_rounds(int p, const Params&) { return cw_hops(p); }

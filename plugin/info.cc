@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "coll/schedule.h"
+#include "coll/algorithms.h"
 #include "topology/cost_model.h"
 #include "topology/detect.h"
 
@@ -28,8 +28,9 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
                 to_string(t.network.kind), t.network.source.c_str());
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
-      std::printf("%s{\"bytes\": %zu, \"algorithm\": \"%s\", \"predicted_s\": %.9g}", i ? ", " : "",
-                  r.bytes, r.choice.algorithm.c_str(), r.choice.predicted);
+      std::printf(
+          "%s{\"bytes\": %zu, \"algorithm\": \"%s\", \"window\": %d, \"predicted_s\": %.9g}",
+          i ? ", " : "", r.bytes, r.choice.algorithm.c_str(), r.choice.window, r.choice.predicted);
     }
     std::printf("]}%s\n", last ? "" : ",");
     return;
@@ -37,14 +38,20 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
   std::printf("== %s\n%s\n", title, describe(t).c_str());
   if (!error.empty()) std::printf("cost: %s\n", error.c_str());
   std::printf("cost model: %s\n", to_string(cost).c_str());
-  std::printf("%12s  %-14s %-10s %12s\n", "block size", "topo_auto", "grid", "predicted");
+  std::printf("%12s  %-14s %-10s %8s %12s\n", "block size", "topo_auto", "grid", "window",
+              "predicted");
   for (const auto& r : rows) {
     std::string grid = r.choice.algorithm == "mesh"
                            ? std::to_string(r.choice.params.grid.rows) + "x" +
                                  std::to_string(r.choice.params.grid.cols)
                            : "";
-    std::printf("%12s  %-14s %-10s %12s\n", format_bytes(r.bytes).c_str(),
-                r.choice.algorithm.c_str(), grid.c_str(),
+    // window: messages in flight per rank; "rounds" = round by round; "-"
+    // for MPICH's algorithms (MPICH runs them its way).
+    const std::string window = !find_algorithm(r.choice.algorithm) ? "-"
+                               : r.choice.window > 0               ? std::to_string(r.choice.window)
+                                                                   : "rounds";
+    std::printf("%12s  %-14s %-10s %8s %12s\n", format_bytes(r.bytes).c_str(),
+                r.choice.algorithm.c_str(), grid.c_str(), window.c_str(),
                 format_seconds(r.choice.predicted).c_str());
   }
   for (const auto& w : t.warnings) std::printf("warning: %s\n", w.c_str());

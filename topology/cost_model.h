@@ -1,17 +1,16 @@
 // The topology-aware cost model behind "topo_auto".
 //
-// Each candidate is priced with its seed formula (the algorithm table's
-// time(p, params, ts, tw, m); MPICH's brucks, pairwise and scattered get
-// their standard formulas) evaluated at effective t_s / t_w: the average over the
-// algorithm's rounds of the round's cost parameters. A round whose messages
-// all stay inside a node costs (ts_intra, tw_intra); a round with a message
-// that crosses the network costs (ts_inter, tw_inter * congestion), where
-// congestion is the largest number of the round's messages that share one
-// link (a node's NIC on a switch; a routed link on a ring / mesh / torus /
-// hypercube; a dragonfly's bundle of global links between two groups). Each
-// network round also pays ts_hop for every link beyond the first on its
-// messages' routes (averaged over the round's messages). The model is
-// described in topology/README.md.
+// Every candidate's messages come from its schedule: the algorithm table's
+// per-round generator (Algorithm::round) gives, for each rank and round,
+// the peer and number of blocks of each send; MPICH's brucks, pairwise and
+// scattered, which are not in the table, have their patterns in
+// mpich_patterns.cc. The model routes the messages of sampled rounds over
+// the topology's links (a node's NIC on a switch; a routed link on a ring /
+// mesh / torus / hypercube; a dragonfly's bundle of global links) and
+// prices each step, a round or a window of messages in flight, as one
+// latency plus the busiest link's bytes times t_w (topology/README.md,
+// "Cost model", has the formulas). For the table's direct algorithms it
+// also chooses the window (messages in flight per rank).
 #pragma once
 
 #include <cstddef>
@@ -31,10 +30,12 @@ struct CostParams {
   double ts_inter = 2.0e-6;  // network message latency
   double tw_inter = 0.1e-9;  // 10 GB/s per link / NIC (100 Gb/s class)
   double ts_hop = 0;         // per link beyond the first on a route (0: not modelled)
+  double o = 0.25e-6;        // per network message, the part of ts_inter that serialises at
+                             // the rank when several are in flight (posting, matching)
 };
 
 // Parse MPIR_CVAR_TOPOA2A_COST: "key=value[,key=value...]" with keys
-// ts_intra, tw_intra, ts_inter, tw_inter, ts_hop; a value is a non-negative number
+// ts_intra, tw_intra, ts_inter, tw_inter, ts_hop, o; a value is a non-negative number
 // with an optional unit: s, ms, us, ns, ps (tw: per byte). Keys not given
 // keep their value in *inout. On error returns false and sets *error.
 bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error);
@@ -51,21 +52,24 @@ std::vector<std::string> default_candidates();
 struct Estimate {
   std::string algorithm;
   bool applicable = false;
-  std::string why_not;      // when not applicable
-  Params params;            // mesh: the grid priced
-  std::string params_note;  // e.g. "rows=nodes", "cart", "default"
-  double predicted = 0;     // seconds
-  int rounds = 0;
-  double ts_eff = 0, tw_eff = 0;  // the averaged parameters used
-  double network_fraction = 0;    // share of rounds that use the network
-  double congestion = 0;          // mean congestion of the network rounds
-  double extra_hops = 0;          // links beyond the first, summed over the network rounds
+  std::string why_not;            // when not applicable
+  Params params;                  // mesh: the grid priced
+  std::string params_note;        // e.g. "rows=nodes", "cart", "default"
+  double predicted = 0;           // seconds
+  int rounds = 0;                 // steps priced: rounds (window 0) or windows
+  int window = 0;                 // messages in flight per rank; 0 = round by round
+  double ts_eff = 0, tw_eff = 0;  // per step: mean start-up, mean per-byte cost of its busiest
+                                  // link per byte of its largest message (diagnostics)
+  double network_fraction = 0;    // share of steps that use the network
+  double congestion = 0;          // mean over network steps: busiest link / largest message
+  double extra_hops = 0;          // links beyond the first, summed over the network steps
 };
 
 struct Choice {
   std::string algorithm;  // empty when no candidate applies
   Params params;
   double predicted = 0;  // seconds
+  int window = 0;        // messages in flight per rank for the executor; 0 = round by round
   std::string reason;
   std::vector<Estimate> considered;  // every candidate, in candidate order
 };
@@ -82,6 +86,13 @@ class CostModel {
   // for blocks of m bytes. Names outside the constructor's candidates are
   // priced on the fly.
   Estimate estimate(const std::string& algorithm, size_t m) const;
+  // The same with the window fixed: `window` messages in flight per rank (0:
+  // round by round), one of the windows the model tries for the algorithm
+  // (Estimate::window of its plans; MPICH's algorithms have only their own).
+  // Not applicable when the model does not try that window.
+  Estimate estimate(const std::string& algorithm, size_t m, int window) const;
+  // The windows the model tries for `algorithm` (empty if not a candidate).
+  std::vector<int> windows(const std::string& algorithm) const;
 
   // The argmin over the constructor's candidates. Ties (relative difference
   // below 1e-9) go to the earlier candidate, except that on a switch-like
@@ -95,31 +106,38 @@ class CostModel {
   const Topology& topology() const { return topo_; }
   const CostParams& cost() const { return cost_; }
 
-  // One (algorithm, params) with its round statistics (message-size free).
+  // One (algorithm, params) with its step statistics (message-size free).
+  struct Step {
+    double weight = 0;       // steps this sample stands for
+    bool network = false;    // some message crosses the network
+    double net_load = 0;     // busiest network link, in blocks
+    double max_msg = 0;      // largest message, in blocks
+    double net_msgs = 0;     // most network messages of one rank
+    double intra_msgs = 0;   // most in-node messages of one rank
+    double rank_blocks = 0;  // most blocks one rank sends
+    double extra_hops = 0;   // mean links beyond the first of the network messages
+  };
+  struct Plan {
+    int window = 0;         // messages in flight per rank (0: round by round)
+    bool windowed = false;  // priced as windows (messages in flight) rather than rounds
+    int steps = 0;          // rounds or windows
+    std::vector<Step> samples;
+  };
   struct Option {
     std::string algorithm;
     Params params;
     std::string note;
     std::string why_not;  // not applicable when non-empty
     int rounds = 0;
-    double network_weight = 0;     // rounds that use the network
-    double congestion_weight = 0;  // sum over those rounds of the congestion
-    double tw_net_weight = 0;      // sum over those of max(tw_intra, tw_inter * congestion)
-    double hop_weight = 0;         // sum over those of the mean links beyond the first
-    double total_weight = 0;       // rounds
-    // scattered: its batches (rounds stand for MPICH's batches of messages
-    // in flight together), priced one by one (see price()).
-    struct Batch {
-      double weight = 0;      // batches this one stands for
-      int messages = 0;       // per rank
-      bool network = false;   // some message crosses the network
-      double congestion = 1;  // busiest link's load over the messages per rank
-    };
-    std::vector<Batch> batches;
+    std::vector<Plan> plans;          // one per window candidate
+    std::vector<int> sampled_rounds;  // the rounds routed for plans[0]
   };
+  // The options priced for `algorithm` (empty when it is not a candidate).
+  const std::vector<Option>& options(const std::string& algorithm) const;
 
  private:
-  Estimate price(const Option& o, size_t m) const;
+  Estimate price(const Option& o, size_t m, int window = -1) const;
+  double price_step(const Plan& plan, const Step& s, double m) const;
   std::vector<Option> options_for(const std::string& algorithm) const;
 
   Topology topo_;
@@ -149,10 +167,14 @@ std::string format_seconds(double s);
 // "64 B", "4 KiB", "16 MiB".
 std::string format_bytes(size_t b);
 
-// Internal, exposed for tests: the peers `rank` sends to in `round` of the
-// pattern the model assumes for `algorithm` (must mirror the schedules).
-std::vector<int> model_send_peers(const std::string& algorithm, int p, const Params& params,
-                                  int round, int rank);
-int model_rounds(const std::string& algorithm, int p, const Params& params);
+// The messages (peer, blocks) that `rank` sends in round k of `algorithm` as
+// the model prices them (from the table's round generator or MPICH's
+// pattern); false when the model does not know the name. Exposed for tests.
+struct ModelMessage {
+  int peer = -1;
+  long long blocks = 0;
+};
+bool model_messages(const std::string& algorithm, int p, const Params& params, int rank, int k,
+                    std::vector<ModelMessage>* out);
 
 }  // namespace topoa2a

@@ -81,8 +81,12 @@ std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
   if (dims.empty()) return {};
   switch (kind) {
     case NetKind::kSwitch:
-    case NetKind::kFatTree:
       return std::string("a ") + to_string(kind) + " network takes no dimensions";
+    case NetKind::kFatTree:
+      if (dims.size() != 2)
+        return "a fat_tree takes LEAFxUPLINKS: endpoints per leaf switch and the leaf's up-links "
+               "(e.g. 'fat_tree 16x8': 2:1 tapered), or nothing (full bisection)";
+      return {};
     case NetKind::kRing:
       if (dims.size() != 1) return "a ring has one dimension (e.g. 'ring 8')";
       return {};
@@ -280,7 +284,8 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
 
 bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::string* error) {
   static const char* kValid =
-      "valid items: switch, fat_tree, ring[:N], mesh[:AxB...], torus[:AxB...], hypercube[:N], "
+      "valid items: switch, fat_tree[:KxU], ring[:N], mesh[:AxB...], torus[:AxB...], "
+      "hypercube[:N], "
       "dragonfly:GxH[xL], nodes:NxR, comma separated (e.g. 'torus:4x4', 'nodes:2x4,ring')";
   NetworkDesc desc;
   auto err = [&](size_t column, const std::string& msg) {

@@ -236,7 +236,11 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
     if (!why.empty()) return fail(why);
   }
   long long given = 0;
-  if (!desc.dims.empty()) {
+  const bool tapered = desc.kind == NetKind::kFatTree && desc.dims.size() == 2;
+  if (tapered) {
+    n.leaf_size = desc.dims[0];
+    n.leaf_uplinks = desc.dims[1];
+  } else if (!desc.dims.empty()) {
     given = 1;
     for (size_t i = 0; i < desc.dims.size() && !(dragonfly && i == 2); ++i) given *= desc.dims[i];
   }
@@ -375,6 +379,10 @@ std::string describe(const Network& n) {
   } else if (n.kind == NetKind::kDragonfly && n.dims.size() == 2) {
     out += " " + dims_string(n.dims) + " (" + std::to_string(n.global_links) + " global link" +
            (n.global_links == 1 ? "" : "s") + " per group pair)";
+  } else if (n.kind == NetKind::kFatTree && n.leaf_size > 0) {
+    out += " " + std::to_string(n.leaf_size) + "x" + std::to_string(n.leaf_uplinks) +
+           " (leaves of " + std::to_string(n.leaf_size) + ", " + std::to_string(n.leaf_uplinks) +
+           " up-link" + (n.leaf_uplinks == 1 ? "" : "s") + " each)";
   } else if (!n.dims.empty()) {
     out += " " + dims_string(n.dims);
     const bool uniform = std::all_of(n.periodic.begin(), n.periodic.end(),

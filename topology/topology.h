@@ -84,7 +84,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
                         std::string* error);
 
 // Parse MPIR_CVAR_TOPOA2A_TOPOLOGY, a comma separated list of items:
-//   switch | fat_tree | ring[:N] | mesh[:AxB..] | torus[:AxB..] | hypercube[:N]
+//   switch | fat_tree[:KxU] | ring[:N] | mesh[:AxB..] | torus[:AxB..] | hypercube[:N]
 //   | dragonfly:GxH[xL]  (G groups of H endpoints, L global links per pair)
 //   nodes:NxR        (N nodes of R ranks, block placement)
 // e.g. "ring", "torus:4x4", "nodes:2x4", "nodes:4x4,torus:2x2". On error
@@ -101,6 +101,10 @@ struct Network {
   std::vector<int> periodic;
   // Dragonfly: links between each pair of groups (each direction).
   int global_links = 0;
+  // Tapered fat tree ("fat_tree KxU"): endpoints per leaf switch and the
+  // up-links of each leaf (each as fast as a NIC); 0: full bisection.
+  int leaf_size = 0;
+  int leaf_uplinks = 0;
   // true: the endpoints are ranks (each rank has its own network attachment,
   // as in a simulation or a forced topology on one node); false: the endpoints
   // are nodes, and ranks on one node share its attachment.

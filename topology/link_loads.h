@@ -1,0 +1,158 @@
+// The links of a topology and the load a set of messages puts on them: a
+// node's NIC in and out (switch, fat tree, unknown; full bisection behind
+// the NICs), every directed link of a ring / mesh / torus / hypercube
+// (dimension-order shortest routes, ties the positive way), plus a
+// dragonfly's bundle of global links per ordered pair of groups. Internal to
+// the cost model.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "coll/schedule.h"
+#include "topology/topology.h"
+
+namespace topoa2a {
+
+class LinkLoads {
+ public:
+  explicit LinkLoads(const Topology& t) : t_(t) {
+    const Network& n = t.network;
+    if (n.direct()) {
+      nd_ = static_cast<int>(n.dims.size());
+      stride_.assign(nd_, 1);
+      for (int d = nd_ - 2; d >= 0; --d) stride_[d] = stride_[d + 1] * n.dims[d + 1];
+      slots_ = static_cast<size_t>(n.endpoints()) * nd_ * 2;
+    } else {
+      const int units = n.rank_level ? t.size : t.nodes;
+      slots_ = static_cast<size_t>(units) * 2;  // injection, ejection
+      if (n.kind == NetKind::kFatTree && n.leaf_size > 0 && n.leaf_uplinks > 0) {
+        // A tapered fat tree: each leaf's up-links, out and in, as one
+        // bundle (a message between leaves adds load/U to both).
+        int endpoints = units;
+        for (int e : n.endpoint_of_rank) endpoints = std::max(endpoints, e + 1);
+        leaves_ = (endpoints + n.leaf_size - 1) / n.leaf_size;
+        uplinks_ = slots_;
+        slots_ += static_cast<size_t>(leaves_) * 2;
+        uplink_share_ = 1.0 / n.leaf_uplinks;
+      }
+      if (n.kind == NetKind::kDragonfly && n.dims.size() == 2) {
+        groups_ = n.dims[0];
+        bundles_ = slots_;  // then one slot per ordered pair of groups
+        slots_ += static_cast<size_t>(groups_) * groups_;
+        bundle_share_ = 1.0 / std::max(1, n.global_links);
+      }
+    }
+    load_.assign(slots_, 0);
+    stamp_.assign(slots_, 0);
+  }
+
+  void begin_round() {
+    ++gen_;
+    max_ = 0;
+    messages_ = 0;
+    links_ = 0;
+  }
+
+  // Charge a message's route: every link it crosses carries `load` more
+  // (blocks; a dragonfly's global bundle load/L: its L links share it).
+  // `count`: the messages it stands for (for the mean route length).
+  void add_message(int src, int dst, double load, double count) {
+    const Network& n = t_.network;
+    messages_ += count;
+    double links = 0;
+    if (!n.direct()) {
+      bump(2 * static_cast<size_t>(t_.unit_of_rank(src)), load);
+      bump(2 * static_cast<size_t>(t_.unit_of_rank(dst)) + 1, load);
+      if (groups_ > 0) {
+        const int gs = n.group_of(n.endpoint_of_rank[src]);
+        const int gd = n.group_of(n.endpoint_of_rank[dst]);
+        if (gs != gd) bump(bundles_ + static_cast<size_t>(gs) * groups_ + gd, load * bundle_share_);
+        links = gs != gd ? 5 : 3;  // host, local (, global, local), host
+      } else {
+        links = n.kind == NetKind::kFatTree ? 4 : 2;  // up (to the spine) and down
+        if (leaves_ > 0) {
+          const int ls = n.endpoint_of_rank[src] / n.leaf_size;
+          const int ld = n.endpoint_of_rank[dst] / n.leaf_size;
+          if (ls != ld) {
+            bump(uplinks_ + 2 * static_cast<size_t>(ls), load * uplink_share_);
+            bump(uplinks_ + 2 * static_cast<size_t>(ld) + 1, load * uplink_share_);
+          } else {
+            links = 2;  // through the leaf switch only
+          }
+        }
+      }
+      links_ += count * links;
+      return;
+    }
+    int cur = n.endpoint_of_rank[src];
+    const int to = n.endpoint_of_rank[dst];
+    for (int d = 0; d < nd_ && cur != to; ++d) {
+      const int ext = n.dims[d];
+      const int a = (cur / stride_[d]) % ext, b = (to / stride_[d]) % ext;
+      if (a == b) continue;
+      int steps, dir;
+      if (n.periodic[d]) {
+        const int fwd = mod(b - a, ext), bwd = ext - fwd;
+        dir = fwd <= bwd ? +1 : -1;
+        steps = std::min(fwd, bwd);
+      } else {
+        dir = b > a ? +1 : -1;
+        steps = std::abs(b - a);
+      }
+      int c = a;
+      links += steps;
+      for (int s = 0; s < steps; ++s) {
+        bump((static_cast<size_t>(cur) * nd_ + d) * 2 + (dir > 0 ? 0 : 1), load);
+        const int next = n.periodic[d] ? mod(c + dir, ext) : c + dir;
+        cur += (next - c) * stride_[d];
+        c = next;
+      }
+    }
+    links_ += count * links;
+  }
+
+  double max_load() const { return max_; }
+  // Links beyond the first on the round's routes, averaged over its messages.
+  double mean_extra_hops() const {
+    return messages_ > 0 ? std::max(0.0, links_ / messages_ - 1.0) : 0.0;
+  }
+
+  // A rough cost of routing one message, for sampling.
+  double hops_estimate() const {
+    const Network& n = t_.network;
+    if (!n.direct()) return 2;
+    double h = 1;
+    for (size_t d = 0; d < n.dims.size(); ++d) h += n.dims[d] / (n.periodic[d] ? 4.0 : 3.0);
+    return h;
+  }
+
+ private:
+  void bump(size_t i, double w) {
+    if (stamp_[i] != gen_) {
+      stamp_[i] = gen_;
+      load_[i] = 0;
+    }
+    load_[i] += w;
+    max_ = std::max(max_, load_[i]);
+  }
+
+  const Topology& t_;
+  int nd_ = 0;
+  int groups_ = 0;           // dragonfly
+  size_t bundles_ = 0;       // dragonfly: first bundle slot
+  double bundle_share_ = 1;  // dragonfly: 1 / global links per pair
+  int leaves_ = 0;           // tapered fat tree
+  size_t uplinks_ = 0;       // tapered fat tree: first leaf slot (up, down)
+  double uplink_share_ = 1;  // tapered fat tree: 1 / up-links per leaf
+  double messages_ = 0, links_ = 0;
+  std::vector<int> stride_;
+  size_t slots_ = 0;
+  std::vector<double> load_;
+  std::vector<unsigned> stamp_;
+  unsigned gen_ = 0;
+  double max_ = 0;
+};
+
+}  // namespace topoa2a

@@ -1,0 +1,273 @@
+// The cost model's message-size-free work: for each candidate, its parameter
+// choices (mesh grids) and, per window candidate, the statistics of sampled
+// steps (rounds or windows of messages in flight), from the messages the
+// schedules send routed over the topology's links.
+#include <algorithm>
+#include <cmath>
+
+#include "topology/cost_model.h"
+#include "topology/link_loads.h"
+#include "topology/model_pattern.h"
+
+namespace topoa2a {
+namespace {
+
+int ceil_log2(int p) { return p <= 1 ? 0 : ilog2(p); }
+
+// Link updates per plan: O(p log p), so that pricing a communicator of p
+// ranks costs each rank O(p log p) work whatever the algorithm (steps are
+// sampled evenly when they would need more).
+double link_budget(int p) {
+  const double lg = std::max(1, ceil_log2(p));
+  return std::max(1 << 14, 64 * p) * lg;
+}
+
+// Windows (messages in flight per rank) the model tries for the table's
+// direct algorithms, besides round by round (0) and all messages at once.
+constexpr int kWindows[] = {2, 4, 8, 16, 32};
+
+// The mesh grids worth pricing (see topology/README.md).
+std::vector<std::pair<Params, std::string>> param_choices(const std::string& algorithm,
+                                                          const Topology& topo) {
+  std::vector<std::pair<Params, std::string>> choices;
+  const int p = topo.size;
+  if (algorithm != "mesh") {
+    choices.push_back({Params{}, ""});
+    return choices;
+  }
+  auto add = [&](Grid g, const std::string& note) {
+    if (!g.valid_for(p)) return;
+    for (auto& c : choices)
+      if (c.first.grid.rows == g.rows && c.first.grid.cols == g.cols) return;
+    Params prm;
+    prm.grid = g;
+    choices.push_back({prm, note});
+  };
+  const int rpn = topo.ranks_per_node;
+  if (topo.nodes > 1 && rpn > 0) {
+    if (topo.placement == Placement::kBlock) add(Grid{topo.nodes, rpn}, "rows=nodes");
+    if (topo.placement == Placement::kRoundRobin) add(Grid{rpn, topo.nodes}, "cols=nodes");
+  }
+  if (topo.proc_topo == ProcTopo::kCart && topo.cart_dims.size() == 2)
+    add(Grid{topo.cart_dims[0], topo.cart_dims[1]}, "cart");
+  const Network& n = topo.network;
+  if (n.direct() && n.dims.size() == 2 && (n.rank_level || topo.nodes == p))
+    add(Grid{n.dims[0], n.dims[1]}, "network");
+  add(default_grid(std::max(1, p)), "default");
+  if (choices.empty()) {
+    Params prm;
+    prm.grid = default_grid(std::max(1, p));
+    choices.push_back({prm, "default"});
+  }
+  return choices;
+}
+
+// Routes the sampled rounds of one plan and records its steps.
+class PlanBuilder {
+ public:
+  PlanBuilder(const Topology& t, const MessagePattern& pat)
+      : t_(t), pat_(pat), loads_(t), net_(t.size), intra_(t.size), blocks_(t.size) {}
+
+  // A round's cost in link updates: routing, making each message (a Round
+  // with its vectors: about 16 link updates) and each block (made twice,
+  // sent and received, at about the cost of a link update).
+  double round_cost(int sends) const {
+    return std::max(
+        1.0, t_.size * (sends * (loads_.hops_estimate() + 16) + 2 * pat_.blocks_per_round()));
+  }
+
+  // `window` messages per rank in flight (0: round by round), `sends` the
+  // messages a rank sends per round, `budget` link updates.
+  CostModel::Plan build(int window, bool windowed, int sends, double budget,
+                        std::vector<int>* rounds_out) {
+    CostModel::Plan plan;
+    plan.window = window;
+    plan.windowed = windowed;
+    const int R = pat_.rounds(), p = t_.size;
+    if (R <= 0) return plan;
+    const int D = windowed ? std::clamp(window / std::max(1, sends), 1, R) : 1;
+    const int nw = (R + D - 1) / D;
+    plan.steps = nw;
+    const double A = budget / round_cost(sends);  // rounds affordable
+    if (D == 1) {
+      // Every round of a log-round algorithm (their rounds differ), at
+      // least 4 of the others, spread over their phases.
+      const int lg = std::max(1, ceil_log2(p));
+      const int kw = std::clamp(static_cast<int>(A), R <= 2 * lg ? R : std::min(R, 4), R);
+      for (auto [k, weight] : round_samples(R, kw)) {
+        if (rounds_out) rounds_out->push_back(k);
+        begin();
+        add_round(k, 1);
+        plan.samples.push_back(finish(weight));
+      }
+      return plan;
+    }
+    // Windows: whole windows evenly spread while the budget allows, else
+    // a few windows with an even sample of their rounds, scaled up.
+    int kw = nw, per = D;  // windows sampled, rounds per window
+    if (A < R) {
+      kw = std::clamp(static_cast<int>(A / D), std::min(nw, 2), nw);
+      per = std::clamp(static_cast<int>(A / kw), 1, D);
+    }
+    for (int i = 0; i < kw; ++i) {
+      const int j = static_cast<int>((i + 0.5) * nw / kw);
+      const int first = j * D, len = std::min(R, first + D) - first;
+      const int n = std::min(per, len);
+      begin();
+      for (int s = 0; s < n; ++s)
+        add_round(first + static_cast<int>((s + 0.5) * len / n), static_cast<double>(len) / n);
+      plan.samples.push_back(finish(static_cast<double>(nw) / kw));
+    }
+    return plan;
+  }
+
+ private:
+  // kw of the R rounds, with the rounds each stands for. The phases of the
+  // schedule (runs of rounds in which rank 0 sends to the same peers, e.g.
+  // mesh's row and column phases) each get samples in proportion to their
+  // length, at least one, when there are at most kw of them; otherwise the
+  // samples are spread evenly (midpoints).
+  std::vector<std::pair<int, double>> round_samples(int R, int kw) {
+    std::vector<std::pair<int, double>> out;
+    std::vector<std::pair<int, int>> phases;  // [first, end)
+    if (kw < R) {
+      std::vector<int> prev, cur;
+      for (int k = 0; k < R && static_cast<int>(phases.size()) <= kw; ++k) {
+        pat_.sends(0, k, &msgs_);
+        cur.clear();
+        for (const ModelMessage& m : msgs_) cur.push_back(m.peer);
+        if (k == 0 || cur != prev) phases.push_back({k, k + 1});
+        phases.back().second = k + 1;
+        prev.swap(cur);
+      }
+    }
+    if (kw >= R || static_cast<int>(phases.size()) > kw) phases = {{0, R}};
+    int left = kw;
+    for (size_t i = 0; i < phases.size(); ++i) {
+      const auto [first, end] = phases[i];
+      const int len = end - first;
+      const int rest = static_cast<int>(phases.size() - i - 1);  // one each, at least
+      const int n = std::clamp(static_cast<int>(std::lround(static_cast<double>(kw) * len / R)), 1,
+                               std::min(len, std::max(1, left - rest)));
+      left -= n;
+      for (int s = 0; s < n; ++s)
+        out.push_back(
+            {first + static_cast<int>((s + 0.5) * len / n), static_cast<double>(len) / n});
+    }
+    return out;
+  }
+
+  void begin() {
+    loads_.begin_round();
+    std::fill(net_.begin(), net_.end(), 0.0);
+    std::fill(intra_.begin(), intra_.end(), 0.0);
+    std::fill(blocks_.begin(), blocks_.end(), 0.0);
+    network_ = false;
+    max_msg_ = 0;
+  }
+  void add_round(int k, double scale) {
+    for (int r = 0; r < t_.size; ++r) {
+      pat_.sends(r, k, &msgs_);
+      for (const ModelMessage& m : msgs_) {
+        if (m.peer == r || m.blocks <= 0) continue;
+        max_msg_ = std::max(max_msg_, static_cast<double>(m.blocks));
+        blocks_[r] += scale * m.blocks;
+        if (t_.unit_of_rank(m.peer) == t_.unit_of_rank(r)) {
+          intra_[r] += scale;
+        } else {
+          network_ = true;
+          net_[r] += scale;
+          loads_.add_message(r, m.peer, scale * m.blocks, scale);
+        }
+      }
+    }
+  }
+  CostModel::Step finish(double weight) {
+    CostModel::Step s;
+    s.weight = weight;
+    s.network = network_;
+    s.net_load = loads_.max_load();
+    s.max_msg = max_msg_;
+    s.net_msgs = *std::max_element(net_.begin(), net_.end());
+    s.intra_msgs = *std::max_element(intra_.begin(), intra_.end());
+    s.rank_blocks = *std::max_element(blocks_.begin(), blocks_.end());
+    s.extra_hops = loads_.mean_extra_hops();
+    return s;
+  }
+
+  const Topology& t_;
+  const MessagePattern& pat_;
+  LinkLoads loads_;
+  std::vector<double> net_, intra_, blocks_;  // per rank, this step
+  std::vector<ModelMessage> msgs_;
+  bool network_ = false;
+  double max_msg_ = 0;
+};
+
+}  // namespace
+
+std::vector<CostModel::Option> CostModel::options_for(const std::string& algorithm) const {
+  std::vector<Option> out;
+  const int p = topo_.size;
+  if (!find_algorithm(algorithm) && !find_mpich_pattern(algorithm)) {
+    Option o;
+    o.algorithm = algorithm;
+    o.why_not = "unknown algorithm '" + algorithm + "' (the model knows " + known_names() + ")";
+    out.push_back(o);
+    return out;
+  }
+  for (auto& [params, note] : param_choices(algorithm, topo_)) {
+    Option o;
+    o.algorithm = algorithm;
+    o.params = params;
+    o.note = note;
+    const Params resolved = resolve_params(p, params);
+    if (p < 1)
+      o.why_not = "empty communicator";
+    else if (const Algorithm* a = find_algorithm(algorithm))
+      o.why_not = a->check(p, resolved);
+    if (!o.why_not.empty()) {
+      out.push_back(o);
+      continue;
+    }
+    MessagePattern pat;
+    pat.bind(algorithm, p, resolved);
+    o.rounds = pat.rounds();
+    std::vector<ModelMessage> first;
+    pat.sends(0, 0, &first);
+    const int sends = std::max<int>(1, static_cast<int>(first.size()));
+    const int all = o.rounds * sends;  // every message of a rank at once
+    // Window candidates: a store-and-forward schedule waits for each round;
+    // MPICH's algorithms have theirs; the table's direct ones are tried
+    // round by round, with 2 .. 32 messages in flight, and all at once.
+    std::vector<int> windows;
+    bool windowed = true;
+    if (pat.forwards() || pat.fixed_window() == 0) {
+      windows = {0};
+      windowed = false;
+    } else if (pat.fixed_window() > 0) {
+      windows = {std::min(pat.fixed_window(), std::max(1, all))};
+    } else {
+      windows = {0};
+      for (int w : kWindows)
+        if (w < all) windows.push_back(w);
+      if (all > 1) windows.push_back(all);
+    }
+    PlanBuilder builder(topo_, pat);
+    const double budget = link_budget(p);
+    // The windows share a second budget, unless the whole schedule fits in
+    // one: then every plan is priced exactly.
+    const bool fits = o.rounds * builder.round_cost(sends) <= budget;
+    const double share =
+        windows.size() > 1 && !fits ? budget / static_cast<double>(windows.size() - 1) : budget;
+    for (size_t i = 0; i < windows.size(); ++i) {
+      const bool win = windowed && windows[i] > 0;
+      o.plans.push_back(builder.build(windows[i], win, sends, i == 0 ? budget : share,
+                                      i == 0 ? &o.sampled_rounds : nullptr));
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace topoa2a
