@@ -39,6 +39,8 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
     d.algo = sel.ours;
   }
   if (!d.algo) return d;
+  d.params.layout = state.layout();  // the node-aware algorithms' node layout
+  d.params.leaders = config.leaders;
   // Messages of any size go (the transports count in MPI_Count / MPI_Aint).
   d.cannot_run = d.algo->check(p, d.params);
   return d;

@@ -14,6 +14,7 @@
 #include "coll/nodes.h"
 #include "coll/plan.h"
 #include "tests/sim.h"
+#include "topology/node_layout.h"
 
 namespace topoa2a::test {
 namespace {
@@ -301,6 +302,27 @@ TEST(NodeLayout, RenumbersByFirstAppearanceAndHashesEverything) {
             (std::vector<int>{1, 0}));
   EXPECT_TRUE(
       make_node_layout({0, 1, 0, 1}, NodeNet::kRing, {2}, {1, 0, 0, 0})->endpoint_of_node.empty());
+}
+
+// The plugin's layout comes from the communicator's Topology.
+TEST(NodeLayout, FromTopology) {
+  Topology t = uniform_topology(4, 2, Placement::kRoundRobin);
+  auto l = node_layout_for(t);
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->nodes, 4);
+  EXPECT_EQ(l->node_of_rank, (std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3}));
+  EXPECT_EQ(l->net, NodeNet::kSwitch);
+  NetworkDesc torus;
+  std::string err;
+  ASSERT_TRUE(parse_network_file("network torus 2x2\n", "f", &torus, &err)) << err;
+  ASSERT_TRUE(apply_network(&t, torus, "file:f", false)) << t.errors.at(0);
+  l = node_layout_for(t);
+  EXPECT_EQ(l->net, NodeNet::kTorus);
+  EXPECT_EQ(l->dims, (std::vector<int>{2, 2}));
+  EXPECT_EQ(l->endpoint_of_node.size(), 4u);
+  EXPECT_EQ(NodeSteps(nodes_of(8, Params({}, l)), Params({}, l)).kind(), NodeSteps::Kind::kShift);
+  EXPECT_NE(l->hash, node_layout_for(uniform_topology(4, 2, Placement::kRoundRobin))->hash);
+  EXPECT_EQ(node_layout_for(Topology{}), nullptr);
 }
 
 TEST(MultiLeader, EveryLayoutAndLeaderCountUpTo64Ranks) {
