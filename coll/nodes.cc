@@ -25,9 +25,13 @@ bool is_permutation_of(const std::vector<int>& v, int n) {
   return true;
 }
 
+// Product of the extents; 0 when empty or an extent is not positive.
 long long product(const std::vector<int>& dims) {
   long long e = dims.empty() ? 0 : 1;
-  for (int d : dims) e *= d;
+  for (int d : dims) {
+    if (d <= 0 || e > (1LL << 31)) return 0;
+    e *= d;
+  }
   return e;
 }
 
