@@ -246,6 +246,26 @@ TEST(NodeAware, OneMessagePerNodePairAndLane) {
   }
 }
 
+// Unequal nodes: lanes that share a rank merge, so two ranks exchange at
+// most one message each way per round.
+TEST(NodeAware, AtMostOneMessagePerRankPairAndRound) {
+  for (int p : {7, 10, 13, 22, 31, 40}) {
+    for (int n : {2, 3, 4, 6}) {
+      const Params prm = with_layout(shuffled(uneven_layout(p, n), p + n));
+      for (int r = 0; r < p; ++r) {
+        const Schedule s = node_aware_build(p, r, prm);
+        for (const Round& round : s.rounds) {
+          std::set<int> to, from;
+          for (const Transfer& t : round.sends)
+            EXPECT_TRUE(to.insert(t.peer).second) << p << " " << n;
+          for (const Transfer& t : round.recvs)
+            EXPECT_TRUE(from.insert(t.peer).second) << p << " " << n;
+        }
+      }
+    }
+  }
+}
+
 // The header's formulas for equal nodes with q dividing N-1 (and N = 2).
 TEST(NodeAware, HeaderFormulas) {
   const double ts = 2.0, tw = 0.25, m = 8;
