@@ -33,6 +33,16 @@ const std::vector<Algorithm>& algorithms() {
        "1-factor pairing j XOR i: p-1 direct pairwise exchanges", "p must be a power of two", true,
        false, onefactor_xor_check, onefactor_xor_build, onefactor_xor_rounds,
        onefactor_xor_blocks_sent, onefactor_xor_time, onefactor_xor_round},
+      {AlgorithmId::kNodeAware, "node_aware",
+       "node-aware: gather by lane inside each node, every rank exchanges one aggregated message "
+       "per node pair with its counterparts on the other nodes, deliver inside the node",
+       "none (node layout of the communicator)", false, true, node_aware_check, node_aware_build,
+       node_aware_rounds, node_aware_blocks_sent, node_aware_time, node_aware_round},
+      {AlgorithmId::kMultiLeader, "multileader",
+       "multi-leader (MPICH ch4 composition): k leaders per node gather, exchange across nodes, "
+       "scatter (MPIR_CVAR_TOPOA2A_LEADERS)",
+       "none (node layout of the communicator)", false, true, multileader_check, multileader_build,
+       multileader_rounds, multileader_blocks_sent, multileader_time, multileader_round},
   };
   return table;
 }

@@ -19,6 +19,8 @@ enum class AlgorithmId : int {
   kHypercube,
   kOneFactor,
   kOneFactorXor,
+  kNodeAware,
+  kMultiLeader,
 };
 
 struct Algorithm {
@@ -109,5 +111,21 @@ Round onefactor_xor_round(int p, int rank, const Params&, int k);
 int onefactor_xor_rounds(int p, const Params&);
 long long onefactor_xor_blocks_sent(int p, int rank, const Params&);
 double onefactor_xor_time(int p, const Params&, double ts, double tw, double m);
+
+// Node-aware algorithms: their own per-round generators (node_aware_build
+// and multileader_build loop over them).
+std::string node_aware_check(int p, const Params&);
+Round node_aware_round(int p, int rank, const Params&, int k);
+Schedule node_aware_build(int p, int rank, const Params&);
+int node_aware_rounds(int p, const Params&);
+long long node_aware_blocks_sent(int p, int rank, const Params&);
+double node_aware_time(int p, const Params&, double ts, double tw, double m);
+
+std::string multileader_check(int p, const Params&);
+Round multileader_round(int p, int rank, const Params&, int k);
+Schedule multileader_build(int p, int rank, const Params&);
+int multileader_rounds(int p, const Params&);
+long long multileader_blocks_sent(int p, int rank, const Params&);
+double multileader_time(int p, const Params&, double ts, double tw, double m);
 
 }  // namespace topoa2a

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,47 @@ struct Grid {
   }
 };
 
+// The network between the nodes, as the node-aware algorithms see it.
+enum class NodeNet : std::uint8_t {
+  kSwitch,     // switch, fat tree or unknown: any pairing of nodes is contention-free
+  kRing,       // 1-D torus of nodes
+  kMesh,       // k-D mesh of nodes (no wrap-around)
+  kTorus,      // k-D torus of nodes
+  kHypercube,  // binary hypercube of nodes
+  kDragonfly,  // groups of nodes (dims = {groups, nodes per group})
+};
+
+// Where the ranks of a communicator run: the node of each rank and the
+// network between the nodes. Built once per communicator (make_node_layout)
+// and shared by the Params of every call on it.
+struct NodeLayout {
+  int nodes = 0;
+  std::vector<int> node_of_rank;  // 0..nodes-1 by first appearance; any numbering of ranks
+  NodeNet net = NodeNet::kSwitch;
+  std::vector<int> dims;              // extents (ring / mesh / torus / hypercube / dragonfly)
+  std::vector<int> endpoint_of_node;  // row-major endpoint of each node; empty: unknown
+  std::uint64_t hash = 0;             // of all the above (plan cache keys)
+};
+
+// node_of_rank: any non-negative ids (renumbered by first appearance).
+// endpoint_of_rank: the network endpoint of each rank (the same for the
+// ranks of one node), or empty; where it is inconsistent or incomplete the
+// coordinates are dropped (the node-aware algorithms then pair nodes as on
+// a switch). Returns null when node_of_rank is empty or has a negative id.
+std::shared_ptr<const NodeLayout> make_node_layout(const std::vector<int>& node_of_rank,
+                                                   NodeNet net = NodeNet::kSwitch,
+                                                   std::vector<int> dims = {},
+                                                   const std::vector<int>& endpoint_of_rank = {});
+
 // Algorithm parameters. A zero grid means "choose the default".
 struct Params {
+  Params(Grid g = {}, std::shared_ptr<const NodeLayout> l = nullptr, int k = 0)
+      : grid(g), layout(std::move(l)), leaders(k) {}
   Grid grid;
+  // The node layout (node_aware, multileader); null: unknown, one rank per node.
+  std::shared_ptr<const NodeLayout> layout;
+  // multileader: leaders per node (MPIR_CVAR_TOPOA2A_LEADERS); 0: the default.
+  int leaders = 0;
 };
 
 inline int mod(int a, int p) {

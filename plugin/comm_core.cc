@@ -6,7 +6,8 @@ namespace topoa2a {
 namespace {
 std::string key_of(const Algorithm& a, const Params& p) {
   return std::string(a.name) + ":" + std::to_string(p.grid.rows) + "x" +
-         std::to_string(p.grid.cols);
+         std::to_string(p.grid.cols) + ":" + std::to_string(p.layout ? p.layout->hash : 0) + ":" +
+         std::to_string(p.leaders);
 }
 
 // Everything the cost model reads of a topology and its costs: communicators
@@ -90,6 +91,7 @@ bool CommCore::first_time(const std::string& key) {
 void CommCore::set_topology(std::shared_ptr<const Topology> topology, const CostParams& cost) {
   std::lock_guard<std::mutex> lock(mu_);
   topology_ = std::move(topology);
+  layout_ = topology_ ? node_layout_for(*topology_) : nullptr;
   cost_ = cost;
   model_.reset();
   choices_.clear();

@@ -15,6 +15,7 @@
 #include "coll/algorithms.h"
 #include "coll/plan.h"
 #include "topology/cost_model.h"
+#include "topology/node_layout.h"
 #include "topology/topology.h"
 
 namespace topoa2a {
@@ -31,6 +32,9 @@ class CommCore {
   long id() const { return id_; }
 
   const Topology& topology() const { return *topology_; }
+  // The node layout for the node-aware algorithms (node_layout_for the
+  // topology), made once with it.
+  const std::shared_ptr<const NodeLayout>& layout() const { return layout_; }
   // topo_auto's choice for blocks of `bytes`, priced once per size and
   // in-place-ness (MPICH's noinplace algorithms are out for MPI_IN_PLACE).
   // The first call builds the cost model, or takes the one another
@@ -54,6 +58,7 @@ class CommCore {
   std::map<std::string, std::unique_ptr<Schedule>> schedules_;
   std::set<std::string> seen_;
   std::shared_ptr<const Topology> topology_;
+  std::shared_ptr<const NodeLayout> layout_;
   CostParams cost_;
   std::shared_ptr<const CostModel> model_;  // built by the first choice()
   std::map<std::pair<long long, bool>, Choice> choices_;

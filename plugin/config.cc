@@ -170,6 +170,25 @@ bool load_bool(const char* var, bool* out, std::string* error) {
   return true;
 }
 
+// A count from 0 to 65536 (leaders per node; 0: the default).
+bool load_count(const char* var, int* out, const char* valid, std::string* error) {
+  const char* v = std::getenv(var);
+  if (!v || !*v) return true;
+  const std::string s = v;
+  long long n = 0;
+  bool ok = s.size() <= 6;  // more digits are out of range whatever they are
+  for (size_t i = 0; ok && i < s.size(); ++i) {
+    ok = s[i] >= '0' && s[i] <= '9';
+    n = n * 10 + (s[i] - '0');
+  }
+  if (!ok || n > 65536) {
+    *error = std::string(var) + "=" + v + " is not a valid value; valid values: " + valid;
+    return false;
+  }
+  *out = static_cast<int>(n);
+  return true;
+}
+
 }  // namespace
 
 const std::vector<std::string>& mpich_alltoall_values() {
@@ -249,6 +268,9 @@ bool load_options(Config* c, std::string* error) {
   if (!load_bool("MPIR_CVAR_TOPOA2A_VERBOSE", &c->verbose, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_STATS", &c->stats, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_AUTO_AGREE", &c->auto_agree, error)) return false;
+  if (!load_count("MPIR_CVAR_TOPOA2A_LEADERS", &c->leaders,
+                  "0 (every rank of a node leads) or 1..65536 leaders per node", error))
+    return false;
   if (const char* g = std::getenv("MPIR_CVAR_TOPOA2A_MESH_GRID"); g && *g) {
     std::string why;
     if (!parse_grid(g, &c->mesh_grid, &why)) {

@@ -29,6 +29,7 @@ struct Config {
   bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
   Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
+  int leaders = 0;       // MPIR_CVAR_TOPOA2A_LEADERS (multileader), 0: every rank leads
   // MPIR_CVAR_TOPOA2A_AUTO_AGREE: topo_auto checks that every rank passes
   // the same block size before choosing by it (preload door).
   bool auto_agree = true;
@@ -63,7 +64,7 @@ bool parse_selection(const std::string& value, bool alltoallv, Selection* sel);
 // On a bad value, returns false with a one-line message in *error.
 bool load_config(Config* config, std::string* error);
 
-// topoa2a's own variables only (VERBOSE, STATS, MESH_GRID, TOPOLOGY,
+// topoa2a's own variables only (VERBOSE, STATS, MESH_GRID, LEADERS, TOPOLOGY,
 // NETWORK_FILE, COST): what the native front door reads, MPICH itself
 // handling the algorithm variables there. Every one is checked, used or not.
 bool load_options(Config* config, std::string* error);

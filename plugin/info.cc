@@ -5,17 +5,36 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "coll/algorithms.h"
+#include "coll/schedule.h"
 #include "topology/cost_model.h"
 #include "topology/detect.h"
+#include "topology/node_layout.h"
 
 using namespace topoa2a;
 
 namespace {
+
+// Every algorithm of the table on this communicator (its node layout,
+// MPIR_CVAR_TOPOA2A_LEADERS): rounds, or why it cannot run.
+void print_algorithms(const Topology& t) {
+  Params params = resolve_params(t.size, Params{});
+  params.layout = node_layout_for(t);
+  if (const char* k = std::getenv("MPIR_CVAR_TOPOA2A_LEADERS")) params.leaders = std::atoi(k);
+  std::printf("algorithms:\n");
+  for (const Algorithm& a : algorithms()) {
+    const std::string why = a.check(t.size, params);
+    if (why.empty())
+      std::printf("  %-14s %6d rounds  %s\n", a.name, a.rounds(t.size, params), a.description);
+    else
+      std::printf("  %-14s cannot run: %s\n", a.name, why.c_str());
+  }
+}
 
 void print_table(const char* title, const Topology& t, bool json, bool last) {
   std::string error;
@@ -54,6 +73,7 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
                 r.choice.algorithm.c_str(), grid.c_str(), window.c_str(),
                 format_seconds(r.choice.predicted).c_str());
   }
+  print_algorithms(t);
   for (const auto& w : t.warnings) std::printf("warning: %s\n", w.c_str());
 }
 

@@ -25,6 +25,7 @@ const char* const kVars[] = {"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM",
                              "MPIR_CVAR_TOPOA2A_VERBOSE",
                              "MPIR_CVAR_TOPOA2A_STATS",
                              "MPIR_CVAR_TOPOA2A_MESH_GRID",
+                             "MPIR_CVAR_TOPOA2A_LEADERS",
                              "MPIR_CVAR_TOPOA2A_TOPOLOGY",
                              "MPIR_CVAR_TOPOA2A_NETWORK_FILE",
                              "MPIR_CVAR_TOPOA2A_COST"};
@@ -74,6 +75,27 @@ TEST_F(ConfigLoad, MeshGridOutOfRangeNamesVariableValueAndRange) {
   Config ok;
   EXPECT_EQ(load(&ok), "");
   EXPECT_EQ(ok.mesh_grid.rows, 4);
+}
+
+TEST_F(ConfigLoad, LeadersAreACountNamingTheValidValues) {
+  for (const char* bad : {"-1", "two", "1.5", "65537", "99999999999999999999", " 4"}) {
+    Config c;
+    setenv("MPIR_CVAR_TOPOA2A_LEADERS", bad, 1);
+    EXPECT_EQ(load(&c), std::string("MPIR_CVAR_TOPOA2A_LEADERS=") + bad +
+                            " is not a valid value; valid values: 0 (every rank of a node "
+                            "leads) or 1..65536 leaders per node");
+  }
+  for (auto [text, want] :
+       std::vector<std::pair<const char*, int>>{{"0", 0}, {"4", 4}, {"65536", 65536}}) {
+    Config c;
+    setenv("MPIR_CVAR_TOPOA2A_LEADERS", text, 1);
+    EXPECT_EQ(load(&c), "");
+    EXPECT_EQ(c.leaders, want);
+  }
+  Config unset;
+  unsetenv("MPIR_CVAR_TOPOA2A_LEADERS");
+  EXPECT_EQ(load(&unset), "");
+  EXPECT_EQ(unset.leaders, 0);
 }
 
 // No algorithm of ours is selected: each malformed variable of ours is still

@@ -11,6 +11,7 @@
 // element by element, including the gaps of derived datatypes.
 #include <mpi.h>
 
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -45,6 +46,38 @@ MPI_Comm comm_by_name(const std::string& name) {
   if (name == "split") return Comms::split;
   if (name == "dup") return Comms::dup;
   return MPI_COMM_WORLD;
+}
+
+// The parameters the algorithms run with on `comm`: the node layout the
+// library sees on this one machine, MPIR_CVAR_TOPOA2A_TOPOLOGY's nodes:NxR
+// (block placement over MPI_COMM_WORLD) or else one node; the direct build
+// gives the node-aware algorithms nodes of two ranks instead, so that all
+// their phases run. MPIR_CVAR_TOPOA2A_LEADERS as the library reads it.
+Params test_params(MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  Params params = resolve_params(p, Params{});
+#ifdef TOPOA2A_DIRECT
+  int per_node = 2;
+#else
+  int per_node = 0;
+#endif
+  const char* topo = std::getenv("MPIR_CVAR_TOPOA2A_TOPOLOGY");
+  const std::string t = topo ? topo : "";
+  if (const size_t at = t.find("nodes:"); at != std::string::npos)
+    per_node = std::atoi(t.c_str() + t.find_first_of("xX", at) + 1);
+  MPI_Group group, world;
+  MPI_Comm_group(comm, &group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> ranks(p), in_world(p), node(p);
+  for (int r = 0; r < p; ++r) ranks[r] = r;
+  MPI_Group_translate_ranks(group, p, ranks.data(), world, in_world.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  for (int r = 0; r < p; ++r) node[r] = per_node > 0 ? in_world[r] / per_node : 0;
+  params.layout = make_node_layout(node);
+  if (const char* k = std::getenv("MPIR_CVAR_TOPOA2A_LEADERS")) params.leaders = std::atoi(k);
+  return params;
 }
 
 // The algorithms under test: every one of the table (direct build), or the
@@ -98,7 +131,7 @@ void expect_ran(const char* op, const char* expect_var, const Counts& before, co
   if (expect.empty() || expect == "none") return;
   int p;
   MPI_Comm_size(comm, &p);
-  const Params params = resolve_params(p, Params{});
+  const Params params = test_params(comm);
   const auto names = stats_names();
   int ran = -1, counted = 0;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -134,7 +167,7 @@ bool alltoall(const std::string& alg, const void* sb, int sc, MPI_Datatype st, v
   const Algorithm& a = *find_algorithm(alg);
   int p;
   MPI_Comm_size(comm, &p);
-  const Params params = resolve_params(p, Params{});
+  const Params params = test_params(comm);
   if (!a.check(p, params).empty()) {
     // Not applicable: refused up front, with no communication.
     std::string why;
@@ -168,7 +201,7 @@ bool alltoallv(const std::string& alg, const void* sb, const int* sc, const int*
   const Algorithm& a = *find_algorithm(alg);
   int p;
   MPI_Comm_size(comm, &p);
-  const Params params = resolve_params(p, Params{});
+  const Params params = test_params(comm);
   if (!a.check(p, params).empty()) return false;
   *err = run_v_on_comm(a, params, {sb, sc, sd, st, rb, rc, rd, rt}, comm);
   return true;

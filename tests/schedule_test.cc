@@ -79,7 +79,8 @@ TEST(Table, IdsIndexTheTableAndNamesAreUnique) {
     EXPECT_EQ(&algorithm(a.id), &a);
   }
   EXPECT_EQ(find_algorithm("no_such"), nullptr);
-  EXPECT_EQ(algorithm_names(), "ring, ring_bidir, mesh, hypercube, onefactor, onefactor_xor");
+  EXPECT_EQ(algorithm_names(),
+            "ring, ring_bidir, mesh, hypercube, onefactor, onefactor_xor, node_aware, multileader");
 }
 
 TEST(Mesh, EveryGridOfEveryRankCount) {

@@ -1,0 +1,78 @@
+// The node structure of a communicator, shared by the node-aware schedules
+// (node_aware, multileader): the ranks of each node, and the order in which
+// the nodes exchange over the network. Pure functions of Params::layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coll/schedule.h"
+
+namespace topoa2a {
+
+// The ranks of each node, in rank order. Without a layout every rank is its
+// own node.
+struct Nodes {
+  int p = 0;
+  int n = 0;     // nodes
+  int qmax = 0;  // most ranks on one node
+  bool equal = true;
+  std::vector<int> node;   // of each rank
+  std::vector<int> local;  // index of each rank among the ranks of its node
+  std::vector<int> start;  // the ranks of node a: members[start[a] .. start[a+1])
+  std::vector<int> members;
+  int size(int a) const { return start[a + 1] - start[a]; }
+  int member(int a, int i) const { return members[start[a] + i]; }
+};
+
+// Empty when Params::layout fits p ranks (or is null), else why not.
+std::string layout_problem(int p, const Params& params);
+// Assumes layout_problem(p, params) is empty.
+Nodes nodes_of(int p, const Params& params);
+
+// Round i of the seed's 1-factor pairing of n: the partner of j (j itself:
+// idle). n-1 rounds for even n, n for odd n.
+int pair_1f(int n, int i, int j);
+inline int rounds_1f(int n) { return n <= 1 ? 0 : (n % 2 == 1 ? n : n - 1); }
+
+// The order of the inter-node phase: count() steps, each a permutation of
+// the nodes; in step j node a sends to to(j, a) and receives from
+// from(j, a) (a itself: a is idle in step j). Every ordered pair of
+// distinct nodes meets in exactly one step.
+//  - kXor: node a meets the node at endpoint e(a) XOR (j+1): a power-of-two
+//    number of nodes on a switch, fat tree, unknown network, dragonfly or
+//    hypercube (e = the network endpoints where they number the nodes
+//    0..n-1, else the node index). n-1 steps.
+//  - kShift: ring / mesh / torus whose endpoints are exactly the nodes:
+//    step j moves every node by one shift vector s_j (coordinates mod the
+//    extents), a permutation with the same load on every node. The shifts
+//    come as s, -s pairs (both directions of every link busy), sorted by
+//    hop count, dimensions interleaved. n-1 steps.
+//  - kOneFactor: anything else: the seed's 1-factor pairing of the node
+//    indices (n-1 steps for even n; n for odd n, each node idle in one).
+class NodeSteps {
+ public:
+  enum class Kind { kXor, kShift, kOneFactor };
+  NodeSteps(const Nodes& nodes, const Params& params);
+  Kind kind() const { return kind_; }
+  int count() const { return count_; }
+  int to(int j, int a) const;
+  int from(int j, int a) const;
+  int step_of(int a, int b) const;  // a != b
+
+ private:
+  int move(int a, int shift, int sign) const;
+  Kind kind_ = Kind::kOneFactor;
+  int n_ = 0;
+  int count_ = 0;
+  std::vector<int> ep_;       // endpoint of each node
+  std::vector<int> node_at_;  // node at each endpoint
+  std::vector<int> dims_;
+  std::vector<int> shift_;          // kShift: linear shift of each step
+  std::vector<int> step_of_shift_;  // kShift: step of each linear shift
+};
+
+// "xor", "shift", "1-factor"
+const char* to_string(NodeSteps::Kind k);
+
+}  // namespace topoa2a
