@@ -32,6 +32,16 @@ const std::vector<Algorithm>& algorithms() {
        "1-factor pairing j XOR i: p-1 direct pairwise exchanges", "p must be a power of two", true,
        false, onefactor_xor_check, onefactor_xor_build, onefactor_xor_rounds,
        onefactor_xor_blocks_sent, onefactor_xor_time},
+      {AlgorithmId::kTorus, "torus",
+       "d-dimensional torus: bidirectional ring all-to-alls along each dimension, one lane of "
+       "the blocks per dimension so that all dimensions work at once",
+       "dimensions must multiply to p", false, false, torus_check, torus_build, torus_rounds,
+       torus_blocks_sent, torus_time},
+      {AlgorithmId::kDirectScheduled, "direct_scheduled",
+       "direct exchange, one peer per round, in an order that loads the network's links evenly "
+       "(torus shifts, dragonfly group offsets, XOR pairing)",
+       "none", true, true, direct_scheduled_check, direct_scheduled_build, direct_scheduled_rounds,
+       direct_scheduled_blocks_sent, direct_scheduled_time},
   };
   return table;
 }

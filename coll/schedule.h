@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topoa2a {
@@ -54,9 +55,32 @@ struct Grid {
   }
 };
 
+// The network a schedule may be ordered for (direct_scheduled).
+enum class Fabric {
+  kSwitch,     // switch, fat tree or unknown
+  kTorus,      // torus or mesh: Params::dims are its extents
+  kDragonfly,  // Params::dims = {groups, ranks per group}
+};
+
 // Algorithm parameters. A zero grid means "choose the default".
 struct Params {
   Grid grid;
+  // torus: the extents of the process grid (row-major: the last varies
+  // fastest), empty for the default; direct_scheduled: see fabric.
+  std::vector<int> dims;
+  Fabric fabric = Fabric::kSwitch;
+
+  static Params of_grid(Grid g) {
+    Params p;
+    p.grid = g;
+    return p;
+  }
+  static Params of_dims(std::vector<int> d, Fabric f = Fabric::kSwitch) {
+    Params p;
+    p.dims = std::move(d);
+    p.fabric = f;
+    return p;
+  }
 };
 
 inline int mod(int a, int p) {

@@ -414,6 +414,8 @@ TEST(Cost, FromTopology) {
 // The model's communication patterns must mirror the schedules.
 TEST(Model, PatternsMirrorSchedules) {
   for (const Algorithm& a : algorithms()) {
+    // Not priced by the model's pattern copies (not among its candidates).
+    if (a.id == AlgorithmId::kTorus || a.id == AlgorithmId::kDirectScheduled) continue;
     for (int p : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16}) {
       Params params = resolve_params(p, Params{});
       if (!a.check(p, params).empty()) continue;

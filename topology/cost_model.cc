@@ -213,6 +213,9 @@ Pattern pattern_of(const std::string& name) {
         return Pattern::kOneFactor;
       case AlgorithmId::kOneFactorXor:
         return Pattern::kOneFactorXor;
+      case AlgorithmId::kTorus:  // not priced by this pattern copy (not a candidate)
+      case AlgorithmId::kDirectScheduled:
+        return Pattern::kNone;
     }
   }
   if (name == kBrucks) return Pattern::kBrucks;
@@ -288,7 +291,8 @@ int rounds_of(const std::string& name, int p, const Params& params) {
 
 std::vector<std::string> default_candidates() {
   std::vector<std::string> out;
-  for (const Algorithm& a : algorithms()) out.push_back(a.name);
+  for (const Algorithm& a : algorithms())
+    if (pattern_of(a.name) != Pattern::kNone) out.push_back(a.name);
   out.push_back(kBrucks);
   out.push_back(kPairwise);
   out.push_back(kScattered);
