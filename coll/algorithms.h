@@ -97,12 +97,14 @@ double onefactor_xor_time(int p, const Params&, double ts, double tw, double m);
 
 std::string torus_check(int p, const Params&);
 Schedule torus_build(int p, int rank, const Params&);
+Round torus_round(int p, int rank, const Params&, int k);
 int torus_rounds(int p, const Params&);
 long long torus_blocks_sent(int p, int rank, const Params&);
 double torus_time(int p, const Params&, double ts, double tw, double m);
 
 std::string direct_scheduled_check(int p, const Params&);
 Schedule direct_scheduled_build(int p, int rank, const Params&);
+Round direct_scheduled_round(int p, int rank, const Params&, int k);
 int direct_scheduled_rounds(int p, const Params&);
 long long direct_scheduled_blocks_sent(int p, int rank, const Params&);
 double direct_scheduled_time(int p, const Params&, double ts, double tw, double m);

@@ -151,29 +151,31 @@ std::string direct_scheduled_check(int p, const Params& params) {
   return {};
 }
 
+Round direct_scheduled_round(int p, int rank, const Params& params, int i) {
+  int to, from;
+  if (params.fabric == Fabric::kSwitch) {
+    to = is_pow2(p) ? rank ^ (i + 1) : mod(rank + i + 1, p);
+    from = is_pow2(p) ? to : mod(rank - i - 1, p);
+  } else {
+    const std::vector<int> me = coords(rank, params.dims), d = shift_of(p, params, i);
+    std::vector<int> a = me, b = me;
+    for (size_t k = 0; k < d.size(); ++k) {
+      a[k] = mod(me[k] + d[k], params.dims[k]);
+      b[k] = mod(me[k] - d[k], params.dims[k]);
+    }
+    to = rank_of(a, params.dims);
+    from = rank_of(b, params.dims);
+  }
+  Round round;
+  round.sends.push_back({to, {{rank, to}}});
+  round.recvs.push_back({from, {{from, rank}}});
+  return round;
+}
+
 Schedule direct_scheduled_build(int p, int rank, const Params& params) {
   Schedule s;
-  s.rounds.resize(static_cast<size_t>(direct_scheduled_rounds(p, params)));
-  const std::vector<int> me =
-      params.fabric == Fabric::kSwitch ? std::vector<int>{} : coords(rank, params.dims);
-  for (int i = 0; i < p - 1; ++i) {
-    int to, from;
-    if (params.fabric == Fabric::kSwitch) {
-      to = is_pow2(p) ? rank ^ (i + 1) : mod(rank + i + 1, p);
-      from = is_pow2(p) ? to : mod(rank - i - 1, p);
-    } else {
-      const std::vector<int> d = shift_of(p, params, i);
-      std::vector<int> a = me, b = me;
-      for (size_t k = 0; k < d.size(); ++k) {
-        a[k] = mod(me[k] + d[k], params.dims[k]);
-        b[k] = mod(me[k] - d[k], params.dims[k]);
-      }
-      to = rank_of(a, params.dims);
-      from = rank_of(b, params.dims);
-    }
-    s.rounds[i].sends.push_back({to, {{rank, to}}});
-    s.rounds[i].recvs.push_back({from, {{from, rank}}});
-  }
+  for (int i = 0; i < direct_scheduled_rounds(p, params); ++i)
+    s.rounds.push_back(direct_scheduled_round(p, rank, params, i));
   return s;
 }
 

@@ -93,63 +93,73 @@ std::string torus_check(int p, const Params& params) {
   return "torus dimensions " + text + " do not have " + std::to_string(p) + " ranks";
 }
 
-Schedule torus_build(int p, int rank, const Params& params) {
+Round torus_round(int p, int rank, const Params& params, int k) {
   const Torus t = torus_of(p, params);
   const int nd = static_cast<int>(t.dims.size());
   const int lanes = static_cast<int>(t.active.size());
-  Schedule s;
+  Round round;
   std::vector<int> x(nd);
-  for (int k = 0; k < nd; ++k) x[k] = t.coord(rank, k);
+  for (int i = 0; i < nd; ++i) x[i] = t.coord(rank, i);
   for (int lane = 0; lane < lanes; ++lane) {
-    std::vector<bool> done(nd, false);  // dimensions this lane has crossed
-    size_t start = 0;
-    for (int step = 0; step < lanes; ++step) {
+    // The lane's step at round k: its dimensions in rotated order, each
+    // taking D_e / 2 rounds.
+    std::vector<bool> done(nd, false);  // dimensions the lane has crossed
+    int step = 0, start = 0;
+    while (step < lanes && k >= start + t.dims[t.active[(lane + step) % lanes]] / 2) {
       const int e = t.active[(lane + step) % lanes];
-      const int n = t.dims[e];
-      auto member = [&](int i) {
-        std::vector<int> c = x;
-        c[e] = i;
-        return t.rank_of(c);
-      };
-      // The lane's blocks held by member u of this line that go to member
-      // v: their source has x's coordinates where the lane has not been
-      // yet, u along e; their destination x's where it has been, v along e.
-      // The free coordinates (the source's where the lane has been, the
-      // destination's where it has not) are enumerated in a fixed order.
-      auto unit = [&](int u, int v) {
-        std::vector<Block> out;
-        std::vector<int> src = x, dst = x, free;
-        src[e] = u;
-        dst[e] = v;
-        for (int k = 0; k < nd; ++k)
-          if (k != e && t.dims[k] > 1) free.push_back(k);
-        std::vector<int> idx(free.size(), 0);
-        for (;;) {
-          for (size_t i = 0; i < free.size(); ++i) (done[free[i]] ? src : dst)[free[i]] = idx[i];
-          int disp = 0;
-          for (int k = 0; k < nd; ++k) disp += mod(dst[k] - src[k], t.dims[k]);
-          if (mod(disp, lanes) == lane) out.push_back({t.rank_of(src), t.rank_of(dst)});
-          size_t i = free.size();
-          while (i > 0 && ++idx[i - 1] == t.dims[free[i - 1]]) idx[--i] = 0;
-          if (i == 0) break;
-        }
-        return out;
-      };
-      ring_pass(s.rounds, start, n, x[e], +1, n / 2, member, unit);
-      ring_pass(s.rounds, start, n, x[e], -1, (n - 1) / 2, member, unit);
-      start += n / 2;
+      start += t.dims[e] / 2;
       done[e] = true;
+      ++step;
     }
+    if (step == lanes) continue;  // cannot happen: every lane takes all rounds
+    const int e = t.active[(lane + step) % lanes];
+    const int n = t.dims[e];
+    auto member = [&](int i) {
+      std::vector<int> c = x;
+      c[e] = i;
+      return t.rank_of(c);
+    };
+    // The lane's blocks held by member u of this line that go to member v:
+    // their source has x's coordinates where the lane has not been yet, u
+    // along e; their destination x's where it has been, v along e. The free
+    // coordinates (the source's where the lane has been, the destination's
+    // where it has not) are enumerated in a fixed order.
+    auto unit = [&](int u, int v, std::vector<Block>* out) {
+      std::vector<int> src = x, dst = x, free;
+      src[e] = u;
+      dst[e] = v;
+      for (int i = 0; i < nd; ++i)
+        if (i != e && t.dims[i] > 1) free.push_back(i);
+      std::vector<int> idx(free.size(), 0);
+      for (;;) {
+        for (size_t i = 0; i < free.size(); ++i) (done[free[i]] ? src : dst)[free[i]] = idx[i];
+        int disp = 0;
+        for (int i = 0; i < nd; ++i) disp += mod(dst[i] - src[i], t.dims[i]);
+        if (mod(disp, lanes) == lane) out->push_back({t.rank_of(src), t.rank_of(dst)});
+        size_t i = free.size();
+        while (i > 0 && ++idx[i - 1] == t.dims[free[i - 1]]) idx[--i] = 0;
+        if (i == 0) break;
+      }
+    };
+    const int kk = k - start + 1;  // 1-based round of this step's passes
+    ring_pass_round(round, n, x[e], +1, n / 2, kk, member, unit);
+    if (kk <= (n - 1) / 2) ring_pass_round(round, n, x[e], -1, (n - 1) / 2, kk, member, unit);
   }
-  // Each lane's step lists a transfer even where its unit is empty for this
-  // line (the lane function leaves some units empty); drop those on both
-  // sides alike (the sender's and the receiver's units are the same lists).
-  for (Round& r : s.rounds) {
-    auto empty = [](const Transfer& tr) { return tr.blocks.empty(); };
-    r.sends.erase(std::remove_if(r.sends.begin(), r.sends.end(), empty), r.sends.end());
-    r.recvs.erase(std::remove_if(r.recvs.begin(), r.recvs.end(), empty), r.recvs.end());
-  }
-  s.rounds.resize(static_cast<size_t>(torus_rounds(p, params)));
+  // A lane's unit can be empty on a line (the lane function leaves some
+  // units empty); such transfers go on neither side (the sender's and the
+  // receiver's units are the same lists).
+  auto empty = [](const Transfer& tr) { return tr.blocks.empty(); };
+  round.sends.erase(std::remove_if(round.sends.begin(), round.sends.end(), empty),
+                    round.sends.end());
+  round.recvs.erase(std::remove_if(round.recvs.begin(), round.recvs.end(), empty),
+                    round.recvs.end());
+  return round;
+}
+
+Schedule torus_build(int p, int rank, const Params& params) {
+  Schedule s;
+  for (int k = 0; k < torus_rounds(p, params); ++k)
+    s.rounds.push_back(torus_round(p, rank, params, k));
   return s;
 }
 
