@@ -43,6 +43,16 @@ const std::vector<Algorithm>& algorithms() {
        "scatter (MPIR_CVAR_TOPOA2A_LEADERS)",
        "none (node layout of the communicator)", false, true, multileader_check, multileader_build,
        multileader_rounds, multileader_blocks_sent, multileader_time, multileader_round},
+      {AlgorithmId::kTorus, "torus",
+       "d-dimensional torus: bidirectional ring all-to-alls along each dimension, one lane of "
+       "the blocks per dimension so that all dimensions work at once",
+       "dimensions must multiply to p", false, false, torus_check, torus_build, torus_rounds,
+       torus_blocks_sent, torus_time, torus_round},
+      {AlgorithmId::kDirectScheduled, "direct_scheduled",
+       "direct exchange, one peer per round, in an order that loads the network's links evenly "
+       "(torus shifts, dragonfly group offsets, XOR pairing)",
+       "none", true, true, direct_scheduled_check, direct_scheduled_build, direct_scheduled_rounds,
+       direct_scheduled_blocks_sent, direct_scheduled_time, direct_scheduled_round},
   };
   return table;
 }

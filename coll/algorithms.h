@@ -21,6 +21,8 @@ enum class AlgorithmId : int {
   kOneFactorXor,
   kNodeAware,
   kMultiLeader,
+  kTorus,
+  kDirectScheduled,
 };
 
 struct Algorithm {
@@ -68,6 +70,10 @@ std::string algorithm_names(bool alltoallv_only = false);
 
 // Fill in defaults (the mesh grid) for p ranks.
 Params resolve_params(int p, Params params);
+
+// p factored into at most max_dims extents as equal as possible, largest
+// first (the torus algorithm's default grid): 64 -> 4x4x4, 12 -> 3x2x2.
+std::vector<int> default_dims(int p, int max_dims);
 
 // Per-algorithm entry points, each in its own file.
 std::string ring_check(int p, const Params&);
@@ -127,5 +133,19 @@ Schedule multileader_build(int p, int rank, const Params&);
 int multileader_rounds(int p, const Params&);
 long long multileader_blocks_sent(int p, int rank, const Params&);
 double multileader_time(int p, const Params&, double ts, double tw, double m);
+
+std::string torus_check(int p, const Params&);
+Schedule torus_build(int p, int rank, const Params&);
+Round torus_round(int p, int rank, const Params&, int k);
+int torus_rounds(int p, const Params&);
+long long torus_blocks_sent(int p, int rank, const Params&);
+double torus_time(int p, const Params&, double ts, double tw, double m);
+
+std::string direct_scheduled_check(int p, const Params&);
+Schedule direct_scheduled_build(int p, int rank, const Params&);
+Round direct_scheduled_round(int p, int rank, const Params&, int k);
+int direct_scheduled_rounds(int p, const Params&);
+long long direct_scheduled_blocks_sent(int p, int rank, const Params&);
+double direct_scheduled_time(int p, const Params&, double ts, double tw, double m);
 
 }  // namespace topoa2a

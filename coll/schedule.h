@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topoa2a {
@@ -87,6 +88,13 @@ std::shared_ptr<const NodeLayout> make_node_layout(const std::vector<int>& node_
                                                    std::vector<int> dims = {},
                                                    const std::vector<int>& endpoint_of_rank = {});
 
+// The network a schedule may be ordered for (direct_scheduled).
+enum class Fabric {
+  kSwitch,     // switch, fat tree or unknown
+  kTorus,      // torus or mesh: Params::dims are its extents
+  kDragonfly,  // Params::dims = {groups, ranks per group}
+};
+
 // Algorithm parameters. A zero grid means "choose the default".
 struct Params {
   Params(Grid g = {}, std::shared_ptr<const NodeLayout> l = nullptr, int k = 0)
@@ -96,6 +104,22 @@ struct Params {
   std::shared_ptr<const NodeLayout> layout;
   // multileader: leaders per node (MPIR_CVAR_TOPOA2A_LEADERS); 0: the default.
   int leaders = 0;
+  // torus: the extents of the process grid (row-major: the last varies
+  // fastest), empty for the default; direct_scheduled: see fabric.
+  std::vector<int> dims;
+  Fabric fabric = Fabric::kSwitch;
+
+  static Params of_grid(Grid g) {
+    Params p;
+    p.grid = g;
+    return p;
+  }
+  static Params of_dims(std::vector<int> d, Fabric f = Fabric::kSwitch) {
+    Params p;
+    p.dims = std::move(d);
+    p.fabric = f;
+    return p;
+  }
 };
 
 inline int mod(int a, int p) {

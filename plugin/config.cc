@@ -278,6 +278,13 @@ bool load_options(Config* c, std::string* error) {
       return false;
     }
   }
+  if (const char* d = std::getenv("MPIR_CVAR_TOPOA2A_TORUS_DIMS"); d && *d) {
+    std::string why;
+    if (!parse_extents(d, &c->torus_dims, &why)) {
+      *error = std::string("MPIR_CVAR_TOPOA2A_TORUS_DIMS=") + d + " is not a valid value: " + why;
+      return false;
+    }
+  }
   return load_user_descriptions(&c->descriptions, error);
 }
 

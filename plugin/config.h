@@ -30,6 +30,9 @@ struct Config {
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
   Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
   int leaders = 0;       // MPIR_CVAR_TOPOA2A_LEADERS (multileader), 0: every rank leads
+  // MPIR_CVAR_TOPOA2A_TORUS_DIMS: the torus algorithm's grid (empty: from
+  // the communicator's Cartesian topology, the network, or p's factors).
+  std::vector<int> torus_dims;
   // MPIR_CVAR_TOPOA2A_AUTO_AGREE: topo_auto checks that every rank passes
   // the same block size before choosing by it (preload door).
   bool auto_agree = true;

@@ -76,6 +76,15 @@ add_test(NAME native_fallback_error
          COMMAND ${expect} --fail "collective algorithm is not usable" --
                  ${native_run} -n 3 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM hypercube
                  -genv MPIR_CVAR_COLLECTIVE_FALLBACK error $<TARGET_FILE:transpose> 48 1)
+# A hand-back where the user's tuning file names one of ours: hypercube
+# cannot run on 3 ranks, MPICH's own selection must then not pick the
+# plugin again (its built-in tree decides), and the result is right.
+add_test(NAME native_handback_from_tuning_file
+         COMMAND ${expect} "Alltoall hypercube cannot be applied: hypercube needs a power-of-two"
+                 "result correct" --
+                 ${native_run} -n 3 -genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/native_tuning_handback.json
+                 -genv MPIR_CVAR_COLLECTIVE_FALLBACK print $<TARGET_FILE:transpose> 6 2)
 add_test(NAME native_no_plugin_falls_back
          COMMAND ${expect} "Alltoall ring cannot be applied: no collective plugin provides it"
                  "result correct" --
@@ -106,6 +115,7 @@ set_tests_properties(native_topo_auto_verbose PROPERTIES PASS_REGULAR_EXPRESSION
 set_tests_properties(native_mpit_np1 native_mpit_np3 native_mpit_np4 native_json_small_ring
                      native_json_medium_mesh native_json_large_mpich
                      native_fallback_print native_fallback_error native_no_plugin_falls_back
+                     native_handback_from_tuning_file
                      native_missing_plugin_fails_init native_default_plugin_on_library_path
                      native_topo_auto_verbose
                      PROPERTIES TIMEOUT 120 LABELS "mpi;native")

@@ -80,14 +80,15 @@ TEST(Table, IdsIndexTheTableAndNamesAreUnique) {
   }
   EXPECT_EQ(find_algorithm("no_such"), nullptr);
   EXPECT_EQ(algorithm_names(),
-            "ring, ring_bidir, mesh, hypercube, onefactor, onefactor_xor, node_aware, multileader");
+            "ring, ring_bidir, mesh, hypercube, onefactor, onefactor_xor, node_aware, multileader, "
+            "torus, direct_scheduled");
 }
 
 TEST(Mesh, EveryGridOfEveryRankCount) {
   const Algorithm& mesh = algorithm(AlgorithmId::kMesh);
   for (int p = 1; p <= 64; ++p)
     for (int r = 1; r <= p; ++r)
-      if (p % r == 0) expect_correct(mesh, p, Params{Grid{r, p / r}});
+      if (p % r == 0) expect_correct(mesh, p, Params::of_grid(Grid{r, p / r}));
 }
 
 TEST(Mesh, DefaultGridIsClosestToSquare) {
@@ -101,7 +102,7 @@ TEST(Mesh, DefaultGridIsClosestToSquare) {
 
 TEST(Mesh, BadGridIsRejectedWithReason) {
   const Algorithm& mesh = algorithm(AlgorithmId::kMesh);
-  EXPECT_NE(mesh.check(8, Params{Grid{3, 3}}).find("3x3"), std::string::npos);
+  EXPECT_NE(mesh.check(8, Params::of_grid(Grid{3, 3})).find("3x3"), std::string::npos);
   Grid g;
   EXPECT_TRUE(parse_grid("4x2", &g));
   EXPECT_EQ(g.rows, 4);
@@ -139,7 +140,7 @@ TEST(Mesh, GridNumbersAreCheckedNotWrapped) {
   EXPECT_FALSE((Grid{65536, 65536}.valid_for(0)));
   EXPECT_TRUE((Grid{46341, 46340}.valid_for(2147441940)));
   const Algorithm& mesh = algorithm(AlgorithmId::kMesh);
-  EXPECT_FALSE(mesh.check(2, Params{Grid{3, 1431655766}}).empty());
+  EXPECT_FALSE(mesh.check(2, Params::of_grid(Grid{3, 1431655766})).empty());
 }
 
 TEST(Mesh, DefaultGridAndLog2NearIntMax) {

@@ -74,6 +74,13 @@ bool is_pow2_ll(long long v) { return v > 0 && (v & (v - 1)) == 0; }
 
 }  // namespace
 
+bool parse_extents(const std::string& text, std::vector<int>* dims, std::string* why) {
+  size_t bad = 0;
+  if (parse_dims(text, dims, &bad, why)) return true;
+  if (why->empty()) *why = "expected extents like 8x8x4 (positive integers joined by 'x')";
+  return false;
+}
+
 std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
   if (kind == NetKind::kDragonfly && dims.size() != 2 && dims.size() != 3)
     return "a dragonfly takes GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "

@@ -91,6 +91,10 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
 // returns false and sets *error, naming the valid values.
 bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::string* error);
 
+// Parse "A" or "AxBxC...": positive extents (each at most 1048576, their
+// product at most 1073741823). On failure *why says why.
+bool parse_extents(const std::string& text, std::vector<int>* dims, std::string* why);
+
 // The network as the cost model sees it.
 struct Network {
   NetKind kind = NetKind::kUnknown;

@@ -1,0 +1,212 @@
+// The network-ordered schedules (torus, direct_scheduled) on the grids and
+// networks they are meant for: correctness on every grid shape, and the
+// load properties their headers promise. No MPI.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+
+#include "coll/algorithms.h"
+#include "coll/plan.h"
+#include "tests/sim.h"
+
+namespace topoa2a::test {
+namespace {
+
+std::string text(const std::vector<int>& dims) {
+  std::string s;
+  for (int d : dims) s += (s.empty() ? "" : "x") + std::to_string(d);
+  return s;
+}
+
+void expect_correct(const Algorithm& a, int p, const Params& params) {
+  SCOPED_TRACE(std::string(a.name) + " p=" + std::to_string(p) + " dims " + text(params.dims));
+  ASSERT_TRUE(a.check(p, params).empty()) << a.check(p, params);
+  const auto schedules = build_all(a, p, params);
+  const SimReport rep = simulate_schedules(schedules);
+  for (const auto& e : rep.errors) ADD_FAILURE() << e;
+  EXPECT_EQ(rep.rounds, a.rounds(p, params));
+  for (int r = 0; r < p; ++r)
+    EXPECT_EQ(rep.blocks_sent[r], a.blocks_sent(p, r, params)) << "rank " << r;
+  std::vector<Plan> plans;
+  for (int r = 0; r < p; ++r) plans.push_back(make_plan(schedules[r], p, r));
+  for (const auto& e : simulate_plans(plans, schedules)) ADD_FAILURE() << e;
+  for (int r = 0; r < p; ++r) {
+    EXPECT_LE(plans[r].scratch_slots, 4 * p) << "scratch must stay O(p) blocks";
+    if (a.direct) {
+      EXPECT_EQ(plans[r].scratch_slots, 0);
+    }
+  }
+}
+
+// Every ordered factorisation of p into `n` extents >= 2 (and p itself).
+void factorisations(int p, int n, std::vector<int>& cur, std::vector<std::vector<int>>& out) {
+  if (p == 1) {
+    if (!cur.empty()) out.push_back(cur);
+    return;
+  }
+  if (n == 0) return;
+  for (int f = 2; f <= p; ++f)
+    if (p % f == 0) {
+      cur.push_back(f);
+      factorisations(p / f, n - 1, cur, out);
+      cur.pop_back();
+    }
+}
+
+std::vector<std::vector<int>> grids(int p, int max_dims) {
+  std::vector<int> cur;
+  std::vector<std::vector<int>> out;
+  factorisations(p, max_dims, cur, out);
+  return out;
+}
+
+TEST(Torus, EveryGridUpToThreeDimensionsUpTo64Ranks) {
+  const Algorithm& torus = algorithm(AlgorithmId::kTorus);
+  for (int p = 2; p <= 64; ++p)
+    for (const auto& dims : grids(p, 3)) expect_correct(torus, p, Params::of_dims(dims));
+}
+
+TEST(Torus, FourDimensionsExtentsOfOneAndLargeCubes) {
+  const Algorithm& torus = algorithm(AlgorithmId::kTorus);
+  expect_correct(torus, 16, Params::of_dims(std::vector<int>{2, 2, 2, 2}));
+  expect_correct(torus, 36, Params::of_dims(std::vector<int>{3, 2, 3, 2}));
+  expect_correct(torus, 12, Params::of_dims(std::vector<int>{1, 3, 1, 4}));
+  expect_correct(torus, 512, Params::of_dims(std::vector<int>{8, 8, 8}));
+  expect_correct(torus, 1, Params::of_dims(std::vector<int>{1}));
+}
+
+TEST(Torus, DefaultGridAndBadDims) {
+  EXPECT_EQ(default_dims(64, 3), (std::vector<int>{4, 4, 4}));
+  EXPECT_EQ(default_dims(12, 3), (std::vector<int>{3, 2, 2}));
+  EXPECT_EQ(default_dims(7, 3), (std::vector<int>{7}));
+  EXPECT_EQ(default_dims(512, 2), (std::vector<int>{32, 16}));
+  EXPECT_EQ(default_dims(1, 3), (std::vector<int>{1}));
+  const Algorithm& torus = algorithm(AlgorithmId::kTorus);
+  EXPECT_NE(
+      torus.check(12, Params::of_dims(std::vector<int>{2, 2, 2})).find("do not have 12 ranks"),
+      std::string::npos);
+  EXPECT_NE(torus.check(12, Params::of_dims(std::vector<int>{0, 12})), "");
+}
+
+// Every dimension is busy from the first round: in round 1 each rank sends
+// to a neighbour along every dimension of extent > 2 in both directions
+// (lanes start on different dimensions).
+TEST(Torus, AllDimensionsWorkFromTheFirstRound) {
+  const Algorithm& torus = algorithm(AlgorithmId::kTorus);
+  const std::vector<int> dims{4, 4, 4};
+  const Schedule s = torus.build(64, 21, Params::of_dims(dims));
+  std::set<int> peers;
+  for (const Transfer& t : s.rounds[0].sends) peers.insert(t.peer);
+  // rank 21 = (1, 1, 1): its six neighbours
+  EXPECT_EQ(peers, (std::set<int>{5, 37, 17, 25, 20, 22}));
+}
+
+TEST(DirectScheduled, TorusDragonflyAndSwitchOrders) {
+  const Algorithm& ds = algorithm(AlgorithmId::kDirectScheduled);
+  for (int p = 2; p <= 64; ++p) {
+    expect_correct(ds, p, Params{});
+    for (const auto& dims : grids(p, 3))
+      expect_correct(ds, p, Params::of_dims(dims, Fabric::kTorus));
+    for (const auto& dims : grids(p, 2))
+      if (dims.size() == 2) expect_correct(ds, p, Params::of_dims(dims, Fabric::kDragonfly));
+  }
+  expect_correct(ds, 512, Params::of_dims(std::vector<int>{8, 8, 8}, Fabric::kTorus));
+}
+
+TEST(DirectScheduled, RestrictionsAreChecked) {
+  const Algorithm& ds = algorithm(AlgorithmId::kDirectScheduled);
+  EXPECT_NE(ds.check(12, Params::of_dims(std::vector<int>{2, 2, 2}, Fabric::kTorus)), "");
+  EXPECT_NE(ds.check(12, Params::of_dims(std::vector<int>{12}, Fabric::kDragonfly)), "");
+  EXPECT_EQ(ds.check(12, Params::of_dims(std::vector<int>{3, 4}, Fabric::kDragonfly)), "");
+}
+
+// The worst window of `window` consecutive rounds (every start): its
+// busiest (dimension, direction) over what that one would carry if the
+// whole schedule's load were spread evenly over the rounds. 1 is ideal.
+double worst_of(const std::vector<std::vector<double>>& load, int window) {
+  std::vector<double> total(load[0].size(), 0);
+  for (const auto& l : load)
+    for (size_t j = 0; j < l.size(); ++j) total[j] += l[j];
+  const double even = *std::max_element(total.begin(), total.end()) * window / load.size();
+  double worst = 0;
+  for (size_t b = 0; b + window <= load.size(); ++b) {
+    std::vector<double> sum(total.size(), 0);
+    for (size_t i = b; i < b + window; ++i)
+      for (size_t j = 0; j < sum.size(); ++j) sum[j] += load[i][j];
+    worst = std::max(worst, *std::max_element(sum.begin(), sum.end()) / even);
+  }
+  return worst;
+}
+
+// The link loads of a window of W consecutive rounds on a torus: per
+// dimension and direction, the hops of the window's shifts (each rank
+// sends one message per round, so every link of that dimension and
+// direction carries this many messages). Returns the worst window's
+// busiest (dimension, direction) over the mean of the window's loads.
+double worst_window(const Algorithm& a, const std::vector<int>& dims, int window) {
+  int p = 1;
+  for (int d : dims) p *= d;
+  const Schedule s = a.build(p, 0, Params::of_dims(dims, Fabric::kTorus));
+  std::vector<std::vector<double>> load;
+  for (const Round& r : s.rounds) {
+    std::vector<double> l(2 * dims.size(), 0);
+    int rest = r.sends[0].peer;
+    for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k) {
+      const int c = rest % dims[k];
+      rest /= dims[k];
+      if (c == 0) continue;
+      if (c <= dims[k] - c)
+        l[2 * k] += c;
+      else
+        l[2 * k + 1] += dims[k] - c;
+    }
+    load.push_back(l);
+  }
+  return worst_of(load, window);
+}
+
+double worst_window_plain(const std::vector<int>& dims, int window) {
+  int p = 1;
+  for (int d : dims) p *= d;
+  std::vector<std::vector<double>> load;
+  for (int sh = 1; sh < p; ++sh) {
+    std::vector<double> l(2 * dims.size(), 0);
+    int rest = sh;
+    for (int k = static_cast<int>(dims.size()) - 1; k >= 0; --k) {
+      const int c = rest % dims[k];
+      rest /= dims[k];
+      if (c == 0) continue;
+      if (c <= dims[k] - c)
+        l[2 * k] += c;
+      else
+        l[2 * k + 1] += dims[k] - c;
+    }
+    load.push_back(l);
+  }
+  return worst_of(load, window);
+}
+
+// The greedy order keeps every window's links far more even than the plain
+// shift order j + i, which sends a window's messages all the same way.
+TEST(DirectScheduled, WindowsLoadTheTorusEvenly) {
+  const Algorithm& ds = algorithm(AlgorithmId::kDirectScheduled);
+  for (const std::vector<int>& dims : {std::vector<int>{8, 8}, std::vector<int>{4, 4, 4},
+                                       std::vector<int>{8, 8, 8}, std::vector<int>{16, 16}}) {
+    for (int w : {8, 16, 32}) {
+      const double greedy = worst_window(ds, dims, w);
+      SCOPED_TRACE(text(dims) + " window " + std::to_string(w));
+      const double plain = worst_window_plain(dims, w);
+      std::printf("%s window %d: busiest link / even share %.2f (plain shift order %.2f)\n",
+                  text(dims).c_str(), w, greedy, plain);
+      EXPECT_LT(greedy, 2.1) << "busiest link of a window over its even share";
+      EXPECT_LT(greedy * 1.3, plain) << "no better than the plain shift order";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace topoa2a::test
