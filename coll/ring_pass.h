@@ -40,28 +40,4 @@ void ring_pass_round(Round& round, int n, int pos, int dir, int hops, int k, Mem
   round.recvs.push_back(std::move(recv));
 }
 
-// Round k (1-based, k <= hops) of the pass, appended to `round`: one send
-// and one receive, costing the size of the round.
-template <class MemberFn, class UnitFn>
-void ring_pass_round(Round& round, int n, int pos, int dir, int hops, int k, MemberFn member,
-                     UnitFn unit) {
-  // The units of `origin` for targets k..hops away, stepping the target
-  // instead of reducing it mod n for each unit.
-  auto units = [&](int origin, std::vector<Block>* out) {
-    int v = mod(origin + dir * k, n);
-    for (int t = k; t <= hops; ++t) {
-      unit(origin, v, out);
-      v += dir;
-      if (v == n) v = 0;
-      if (v < 0) v = n - 1;
-    }
-  };
-  Transfer send{member(mod(pos + dir, n)), {}};
-  units(mod(pos - dir * (k - 1), n), &send.blocks);
-  Transfer recv{member(mod(pos - dir, n)), {}};
-  units(mod(pos - dir * k, n), &recv.blocks);
-  round.sends.push_back(std::move(send));
-  round.recvs.push_back(std::move(recv));
-}
-
 }  // namespace topoa2a
