@@ -6,8 +6,9 @@ namespace topoa2a {
 namespace {
 std::string key_of(const Algorithm& a, const Params& p) {
   std::string k = std::string(a.name) + ":" + std::to_string(p.grid.rows) + "x" +
-                  std::to_string(p.grid.cols) + ":" + std::to_string(p.layout ? p.layout->hash : 0) +
-                  ":" + std::to_string(p.leaders) + ":" + std::to_string(static_cast<int>(p.fabric));
+                  std::to_string(p.grid.cols) + ":" +
+                  std::to_string(p.layout ? p.layout->hash : 0) + ":" + std::to_string(p.leaders) +
+                  ":" + std::to_string(static_cast<int>(p.fabric));
   for (int d : p.dims) k += ":" + std::to_string(d);
   return k;
 }

@@ -8,6 +8,7 @@
 #include "topology/cost_model.h"
 #include "topology/link_loads.h"
 #include "topology/model_pattern.h"
+#include "topology/node_layout.h"
 
 namespace topoa2a {
 namespace {
@@ -32,7 +33,12 @@ std::vector<std::pair<Params, std::string>> param_choices(const std::string& alg
   std::vector<std::pair<Params, std::string>> choices;
   const int p = topo.size;
   if (algorithm != "mesh") {
-    choices.push_back({Params{}, ""});
+    // What the algorithm takes from the topology, as the selection gives it
+    // (topology_params): the node layout, the torus grid, the network order.
+    Params prm;
+    if (const Algorithm* a = find_algorithm(algorithm))
+      topology_params(*a, topo, node_layout_for(topo), &prm);
+    choices.push_back({prm, ""});
     return choices;
   }
   auto add = [&](Grid g, const std::string& note) {

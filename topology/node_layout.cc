@@ -34,4 +34,49 @@ std::shared_ptr<const NodeLayout> node_layout_for(const Topology& t) {
   return make_node_layout(t.node_of_rank, net, n.dims, n.endpoint_of_rank);
 }
 
+namespace {
+// The communicator's ranks sit on the network's endpoints in rank order,
+// one each (a simulation, a forced topology, one rank per node placed in
+// order): the grid of the network is then the grid of the ranks.
+bool ranks_are_endpoints(const Topology& t) {
+  const Network& n = t.network;
+  if (!n.has_coords() || n.endpoints() != t.size) return false;
+  for (int r = 0; r < t.size; ++r)
+    if (n.endpoint_of_rank[r] != r) return false;
+  return true;
+}
+}  // namespace
+
+void topology_params(const Algorithm& a, const Topology& t,
+                     const std::shared_ptr<const NodeLayout>& layout, Params* params) {
+  const Network& n = t.network;
+  const bool on_network = ranks_are_endpoints(t);
+  switch (a.id) {
+    case AlgorithmId::kNodeAware:
+    case AlgorithmId::kMultiLeader:
+      params->layout = layout;
+      break;
+    case AlgorithmId::kTorus: {
+      long long cart = 1;
+      for (int d : t.cart_dims) cart *= d;
+      if (t.proc_topo == ProcTopo::kCart && !t.cart_dims.empty() && cart == t.size)
+        params->dims = t.cart_dims;
+      else if (on_network && n.direct())
+        params->dims = n.dims;
+      break;
+    }
+    case AlgorithmId::kDirectScheduled:
+      if (on_network && n.kind == NetKind::kDragonfly && n.dims.size() >= 2) {
+        params->fabric = Fabric::kDragonfly;
+        params->dims = {n.dims[0], n.dims[1]};
+      } else if (on_network && n.direct()) {
+        params->fabric = Fabric::kTorus;
+        params->dims = n.dims;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace topoa2a

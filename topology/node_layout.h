@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "coll/algorithms.h"
 #include "coll/schedule.h"
 #include "topology/topology.h"
 
@@ -14,5 +15,15 @@ namespace topoa2a {
 // kept where they are the nodes (or the ranks, with one rank per node);
 // otherwise the layout says "switch" (the schedules then pair nodes).
 std::shared_ptr<const NodeLayout> node_layout_for(const Topology& t);
+
+// What algorithm `a` takes from the communicator's topology, into *params
+// (other fields untouched): torus its grid (the Cartesian topology's, else
+// the network's where the ranks are its endpoints in order; else the
+// default); direct_scheduled the network to order its rounds for; the
+// node-aware algorithms `layout` (node_layout_for(t), passed in so that it
+// is built once per communicator). Both front doors' selection and the
+// cost model call this, so what is priced is what runs.
+void topology_params(const Algorithm& a, const Topology& t,
+                     const std::shared_ptr<const NodeLayout>& layout, Params* params);
 
 }  // namespace topoa2a
