@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "coll/algorithms.h"
@@ -37,7 +38,13 @@ class CommCore {
   // communicator of the same topology already built.
   const Choice& choice(long long bytes, bool in_place = false);
 
-  const Plan& plan(const Algorithm& a, const Params& params);
+  // The plan for a window of `window` messages in flight (> 0; see
+  // window_depth in coll/plan.h): compiled once per (algorithm, params,
+  // window depth).
+  const Plan& plan(const Algorithm& a, const Params& params, int window);
+  // The window when MPIR_CVAR_TOPOA2A_WINDOW is unset: default_window of
+  // this rank's schedule (coll/plan.h), worked out once.
+  int default_window(const Algorithm& a, const Params& params);
   const Schedule& schedule(const Algorithm& a, const Params& params);
   // True the first time `key` is seen on this communicator.
   bool first_time(const std::string& key);
@@ -50,8 +57,14 @@ class CommCore {
   int size_, rank_;
   long id_;
   std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Plan>> plans_;
-  std::map<std::string, std::unique_ptr<Schedule>> schedules_;
+  // Everything a schedule depends on: the algorithm and its Params (extend
+  // when Params grows).
+  using Key = std::tuple<const Algorithm*, int, int>;  // algorithm, grid rows, cols
+  const Schedule& schedule_locked(const Key& key, const Params& params);
+  std::map<std::tuple<const Algorithm*, int, int, int>, std::unique_ptr<Plan>> plans_;  // + depth
+  std::map<std::tuple<const Algorithm*, int, int, int>, const Plan*> by_window_;
+  std::map<Key, std::unique_ptr<Schedule>> schedules_;
+  std::map<Key, int> default_windows_;
   std::set<std::string> seen_;
   std::shared_ptr<const Topology> topology_;
   CostParams cost_;

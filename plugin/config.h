@@ -29,6 +29,9 @@ struct Config {
   bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
   Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
+  // MPIR_CVAR_TOPOA2A_WINDOW: messages in flight per rank, 0 (unset): the
+  // default for the algorithm (see select.h, Decision::window).
+  int window = 0;
   // MPIR_CVAR_TOPOA2A_AUTO_AGREE: topo_auto checks that every rank passes
   // the same block size before choosing by it (preload door).
   bool auto_agree = true;
@@ -77,6 +80,8 @@ void remove_private_files(Config* config);
 // out of MPICH's way, so that MPICH's MPI_Init succeeds and the front door
 // can report the error itself.
 void clear_mpich_variables();
+
+constexpr int kMaxWindow = 1 << 20;
 
 // Value list for messages, e.g. "auto, brucks, ..., ring, ..., topo_auto".
 std::string valid_values(bool alltoallv);
