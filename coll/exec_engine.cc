@@ -5,6 +5,18 @@
 namespace topoa2a::detail {
 namespace {
 
+// The engine's working memory, kept per thread between calls (cleared, not
+// freed): small calls allocate nothing.
+struct Scratch {
+  std::vector<char> done;
+  std::vector<int> left;     // per step: messages not yet complete
+  std::vector<int> blocked;  // per peer: scan in which an earlier send waits
+  std::vector<int> unposted, ids;
+  std::vector<Completion> completed;
+  bool busy = false;
+};
+thread_local Scratch t_scratch;
+
 class Engine {
  public:
   Engine(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure)
@@ -13,11 +25,28 @@ class Engine {
         payload_(payload),
         window_(window),
         failure_(*failure),
-        done_(static_cast<size_t>(plan.messages), 0),
-        left_(plan.steps.size()),
-        blocked_(static_cast<size_t>(plan.p), -1) {
+        own_(t_scratch.busy ? new Scratch : nullptr),
+        x_(own_ ? *own_ : t_scratch),
+        done_(x_.done),
+        left_(x_.left),
+        blocked_(x_.blocked),
+        unposted_(x_.unposted),
+        ids_(x_.ids),
+        completed_(x_.completed) {
+    x_.busy = true;
+    done_.assign(static_cast<size_t>(plan.messages), 0);
+    left_.resize(plan.steps.size());
     for (size_t s = 0; s < plan.steps.size(); ++s) left_[s] = plan.steps[s].messages();
+    if (blocked_.size() < static_cast<size_t>(plan.p)) blocked_.resize(plan.p, -1);
+    std::fill(blocked_.begin(), blocked_.begin() + plan.p, -1);
+    unposted_.clear();
   }
+  ~Engine() {
+    x_.busy = false;
+    delete own_;
+  }
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   long long run() {
     const int nsteps = static_cast<int>(plan_.steps.size());
@@ -134,11 +163,14 @@ class Engine {
   Payload& payload_;
   const int window_;
   Failure& failure_;
-  std::vector<char> done_;
-  std::vector<int> left_;     // per step: messages not yet complete
-  std::vector<int> blocked_;  // per peer: scan in which an earlier send waits
-  std::vector<int> unposted_, ids_;
-  std::vector<Completion> completed_;
+  Scratch* own_;  // when this thread's scratch is in use already
+  Scratch& x_;
+  std::vector<char>& done_;
+  std::vector<int>& left_;
+  std::vector<int>& blocked_;
+  std::vector<int>& unposted_;
+  std::vector<int>& ids_;
+  std::vector<Completion>& completed_;
   int oldest_ = 0, entered_ = 0, in_flight_ = 0, scan_ = 0;
   long long sends_posted_ = 0;
 };
@@ -149,6 +181,7 @@ void run_plan(const Plan& plan, Transport& tr, Payload& payload, int window, Fai
               RunStats* stats) {
   Engine engine(plan, tr, payload, window, failure);
   const long long sent = engine.run();
+  tr.finish();
   if (stats && !failure->failed()) stats->messages_sent += sent;
 }
 

@@ -50,13 +50,44 @@ void world_returns_release() {
 
 }  // namespace
 
-PmpiTransport::PmpiTransport(MPI_Comm comm) : comm_(comm) {
+PmpiTransport::State* PmpiTransport::take_state(bool* owned) {
+  thread_local State state;
+  *owned = state.busy;
+  State* s = *owned ? new State : &state;
+  s->busy = true;
+  s->requests.clear();
+  s->slots.clear();
+  s->free.clear();
+  s->held.clear();
+  s->ready.clear();
+  return s;
+}
+
+PmpiTransport::PmpiTransport(MPI_Comm comm)
+    : comm_(comm),
+      st_(take_state(&owned_)),
+      requests_(st_->requests),
+      slots_(st_->slots),
+      free_(st_->free),
+      held_(st_->held),
+      keep_(st_->keep),
+      blocked_(st_->blocked),
+      ready_(st_->ready),
+      indices_(st_->indices),
+      statuses_(st_->statuses) {
   PMPI_Comm_rank(comm_, &rank_);
   PMPI_Comm_size(comm_, &size_);
 }
 
-PmpiTransport::~PmpiTransport() {
+void PmpiTransport::finish() {
   if (world_returns_) world_returns_release();
+  world_returns_ = false;
+}
+
+PmpiTransport::~PmpiTransport() {
+  finish();
+  st_->busy = false;
+  if (owned_) delete st_;
 }
 
 int PmpiTransport::add(int id, Kind kind) {

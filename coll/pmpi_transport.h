@@ -19,10 +19,11 @@
 // program) through MPI_COMM_WORLD's error handler, whatever the request's
 // communicator, and MPI_ERRORS_ARE_FATAL aborts. So while a transport
 // waits, MPI_COMM_WORLD's handler is MPI_ERRORS_RETURN (set by the first
-// wait of any transport in the process, restored when the last one is
-// destroyed); a truncated receive then ends as MPI_ERR_TRUNCATE on this
-// rank. A thread that sets MPI_COMM_WORLD's handler while a topoa2a call
-// runs in another may see it replaced by the one in force before.
+// wait of a call, restored by finish() or the destructor; several
+// transports of the process share one setting); a truncated receive then
+// ends as MPI_ERR_TRUNCATE on this rank, and the error the front door
+// raises afterwards meets the user's handlers as they were. A thread that sets MPI_COMM_WORLD's
+// handler while a topoa2a call runs in another may see it replaced by the one in force before.
 #pragma once
 
 #include <mpi.h>
@@ -50,6 +51,7 @@ class PmpiTransport final : public Transport {
   void post_recv(int id, const Message& m, int failed) override;
   void post_recv_any(int id, int peer, std::vector<char>* into, int failed) override;
   void wait(const int* oldest, int n, std::vector<Completion>* done) override;
+  void finish() override;
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override;
   int unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count, MPI_Datatype type) override;
   int type_info(MPI_Datatype type, TypeInfo* info) override;
@@ -77,18 +79,35 @@ class PmpiTransport final : public Transport {
   void advance();  // probes for held receives, posts what may go
   void collect(int count, int rc, std::vector<Completion>* done);
 
+  // Working memory, kept per thread between calls (cleared, not freed).
+  struct State {
+    std::vector<MPI_Request> requests;
+    std::vector<Slot> slots;
+    std::vector<int> free;
+    std::vector<Held> held, keep;   // in posting order
+    std::vector<int> blocked;       // peers whose next message a held receive waits for
+    std::vector<Completion> ready;  // complete without a request
+    std::vector<int> indices;
+    std::vector<MPI_Status> statuses;
+    bool busy = false;
+  };
+  static State* take_state(bool* owned);
+
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
   bool world_returns_ = false;  // this transport holds MPI_COMM_WORLD at MPI_ERRORS_RETURN
-  std::vector<MPI_Request> requests_;
-  std::vector<Slot> slots_;
-  std::vector<int> free_;
-  std::vector<Held> held_, keep_;  // in posting order
-  std::vector<int> blocked_;       // peers whose next message a held receive waits for
-  std::vector<Completion> ready_;  // complete without a request
-  std::vector<int> indices_;
-  std::vector<MPI_Status> statuses_;
+  bool owned_ = false;          // st_ is this transport's own
+  State* st_;
+  std::vector<MPI_Request>& requests_;
+  std::vector<Slot>& slots_;
+  std::vector<int>& free_;
+  std::vector<Held>& held_;
+  std::vector<Held>& keep_;
+  std::vector<int>& blocked_;
+  std::vector<Completion>& ready_;
+  std::vector<int>& indices_;
+  std::vector<MPI_Status>& statuses_;
 };
 
 // True when `type` is laid out as plain bytes in typemap order (a named

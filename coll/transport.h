@@ -69,6 +69,10 @@ class Transport {
   // (see exec_engine.h), so a transport that can only wait for a whole set
   // may wait for exactly these.
   virtual void wait(const int* oldest, int n, std::vector<Completion>* done) = 0;
+  // Every message posted so far is complete and reported: the executor has
+  // finished this call's traffic (a transport releases what it held while
+  // waiting; pmpi_transport.h).
+  virtual void finish() {}
   // Pack `count` elements of `type` at `in` (MPI_BOTTOM allowed) into
   // `bytes` contiguous bytes.
   virtual int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,

@@ -50,6 +50,7 @@ class FaultyTransport final : public Transport {
     for (size_t i = before; i < done->size(); ++i)
       if ((*done)[i].id == injected_) (*done)[i].err = code_;
   }
+  void finish() override { inner_.finish(); }
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override {
     if (victim_ && in_pack_) return code_;
     return inner_.pack(in, count, type, out, bytes);
