@@ -44,7 +44,22 @@ std::vector<std::string> default_candidates() {
   return out;
 }
 
-bool make_candidate(const std::string& name, Candidate* out) {
+bool make_candidate(const std::string& spec, Candidate* out) {
+  // "NAME@W": one of ours with a window of W messages in flight.
+  std::string name = spec;
+  int window = 0;
+  if (const size_t at = spec.find('@'); at != std::string::npos) {
+    name = spec.substr(0, at);
+    const std::string w = spec.substr(at + 1);
+    if (w.empty() || w.size() > 7 || w.find_first_not_of("0123456789") != std::string::npos ||
+        !topoa2a::find_algorithm(name))
+      return false;
+    window = std::stoi(w);
+  }
+  if (window > 0) {
+    *out = {spec, name, "auto", window};
+    return true;
+  }
   const std::string mpich = name.rfind("mpich:", 0) == 0 ? name.substr(6) : name;
   if (is_mpich_value(mpich)) {
     *out = {"mpich:" + mpich, "auto", mpich};
@@ -60,6 +75,7 @@ bool make_candidate(const std::string& name, Candidate* out) {
 Switcher::Switcher(const MpiT& mpit, bool alltoallv)
     : alltoallv_(alltoallv),
       select_(lookup<SelectFn>("topoa2a_select")),
+      set_window_(lookup<topoa2a_set_window_fn>("topoa2a_set_window")),
       stats_(lookup<StatsFn>("topoa2a_stats_get")),
       algorithm_(
           mpit,
@@ -76,6 +92,17 @@ bool Switcher::select(const Candidate& c, std::string* why) {
     *why = "topoa2a has no " + std::string(op()) + " algorithm " + c.ours;
     return false;
   }
+  if (c.window > 0 && !set_window_) {
+    *why = "this libtopoa2a has no window control";
+    return false;
+  }
+  // Plain candidates keep MPIR_CVAR_TOPOA2A_WINDOW until a "NAME@W" one
+  // has run; after that they run with the default window.
+  if (set_window_ && (c.window > 0 || window_changed_) && set_window_(c.window) != 0) {
+    *why = "window " + std::to_string(c.window) + " refused";
+    return false;
+  }
+  window_changed_ = window_changed_ || c.window > 0;
   if (!algorithm_.ok()) {
     if (c.mpich == "auto") return true;  // MPICH's default, unless the environment said otherwise
     *why = algorithm_.error();

@@ -20,6 +20,7 @@ struct Candidate {
   std::string label;  // "ring", "topo_auto", "mpich:brucks"
   std::string ours;   // value for topoa2a_select: ours, or "auto" (hand to MPICH)
   std::string mpich;  // value of MPICH's CVAR: MPICH's, or "auto" while ours run
+  int window = 0;     // ours, "NAME@W": messages in flight (0: the default)
   bool is_ours() const { return ours != "auto"; }
 };
 
@@ -57,6 +58,8 @@ class Switcher {
 
   bool alltoallv_;
   SelectFn select_ = nullptr;
+  topoa2a_set_window_fn set_window_ = nullptr;
+  bool window_changed_ = false;
   StatsFn stats_ = nullptr;
   EnumCvar algorithm_;
   EnumCvar fallback_;

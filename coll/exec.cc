@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "coll/exec_buffers.h"
+#include "coll/exec_engine.h"
 
 namespace topoa2a {
 namespace {
@@ -32,9 +32,65 @@ int describe(Transport& tr, const void* buf, MPI_Aint count, MPI_Datatype type, 
   return tr.type_info(type, &view->info);
 }
 
+// Fixed-size blocks: scratch slots of m bytes (plan.h).
+class FixedPayload final : public detail::Payload {
+ public:
+  FixedPayload(Transport& tr, const BufferView& send, const BufferView& recv, char* scratch,
+               MPI_Aint bs)
+      : tr_(tr), send_(send), recv_(recv), scratch_(scratch), bs_(bs) {}
+  int send_message(const PlanSend& s, Message* m) override {
+    bytes_ += s.nblocks * bs_;
+    if (s.direct) {
+      *m = {send_.block(s.user_block), send_.count, send_.type, s.peer};
+      return MPI_SUCCESS;
+    }
+    for (size_t i = 0; i < s.gather.size(); ++i) {
+      char* dst = slot(s.first_slot + static_cast<int>(i));
+      const Loc& loc = s.gather[i];
+      if (loc.kind == Loc::kScratch) {
+        std::memcpy(dst, slot(loc.index), static_cast<size_t>(bs_));
+      } else if (const int err = detail::pack(tr_, send_.elements(loc.index), dst);
+                 err != MPI_SUCCESS) {
+        return err;
+      }
+    }
+    *m = {slot(s.first_slot), s.nblocks * bs_, MPI_BYTE, s.peer};
+    return MPI_SUCCESS;
+  }
+  bool recv_message(const PlanRecv& r, Message* m, std::vector<char>**) override {
+    if (r.direct)
+      *m = {recv_.block(r.user_block), recv_.count, recv_.type, r.peer};
+    else
+      *m = {slot(r.first_slot), r.nblocks * bs_, MPI_BYTE, r.peer};
+    return true;
+  }
+  int received(const PlanRecv& r) override {
+    for (const Delivery& d : r.deliveries)
+      if (const int err = detail::unpack(tr_, slot(d.slot), recv_.elements(d.user_block));
+          err != MPI_SUCCESS)
+        return err;
+    return MPI_SUCCESS;
+  }
+  void step_done(const PlanStep& step) override {
+    for (const Move& mv : step.moves)
+      std::memcpy(slot(mv.to), slot(mv.from), static_cast<size_t>(bs_));
+  }
+  long long bytes() const { return bytes_; }
+
+ private:
+  char* slot(int i) const { return scratch_ + static_cast<MPI_Aint>(i) * bs_; }
+  Transport& tr_;
+  const BufferView& send_;
+  const BufferView& recv_;
+  char* scratch_;
+  MPI_Aint bs_;
+  long long bytes_ = 0;
+};
+
 }  // namespace
 
-int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, RunStats* stats) {
+int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, int window,
+                 RunStats* stats) {
   const int p = plan.p, me = plan.rank;
   Failure failure;
   BufferView recv, send;
@@ -63,52 +119,11 @@ int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, RunS
   if (stats) stats->rounds += plan.rounds;
 
   std::unique_ptr<char[]> scratch;
-  if (!failure.failed())
-    scratch.reset(new char[static_cast<size_t>(std::max<MPI_Aint>(1, plan.scratch_slots * bs))]);
-  auto slot = [&](int i) { return scratch.get() + static_cast<MPI_Aint>(i) * bs; };
-
-  std::vector<Message> sends, recvs;
-  sends.reserve(plan.max_messages);
-  recvs.reserve(plan.max_messages);
-  for (const PlanStep& step : plan.steps) {
-    sends.clear();
-    recvs.clear();
-    for (const PlanSend& s : step.sends) {
-      if (failure.failed()) {
-        sends.push_back({nullptr, 0, MPI_BYTE, s.peer});
-      } else if (s.direct) {
-        sends.push_back({send.block(s.user_block), send.count, send.type, s.peer});
-      } else {
-        for (size_t i = 0; i < s.gather.size() && !failure.failed(); ++i) {
-          char* dst = slot(s.first_slot + static_cast<int>(i));
-          const Loc& loc = s.gather[i];
-          if (loc.kind == Loc::kSendBuf)
-            failure.record(detail::pack(tr, send.elements(loc.index), dst));
-          else
-            std::memcpy(dst, slot(loc.index), static_cast<size_t>(bs));
-        }
-        sends.push_back({slot(s.first_slot), s.nblocks * bs, MPI_BYTE, s.peer});
-      }
-    }
-    for (const PlanRecv& r : step.recvs) {
-      if (failure.failed())
-        recvs.push_back({nullptr, 0, MPI_BYTE, r.peer});
-      else if (r.direct)
-        recvs.push_back({recv.block(r.user_block), recv.count, recv.type, r.peer});
-      else
-        recvs.push_back({slot(r.first_slot), r.nblocks * bs, MPI_BYTE, r.peer});
-    }
-    failure.record(tr.exchange(sends.data(), static_cast<int>(sends.size()), recvs.data(),
-                               static_cast<int>(recvs.size()), failure.code()));
-    if (failure.failed()) continue;  // from now on only the traffic goes on
-    for (const Delivery& d : step.deliveries)
-      failure.record(detail::unpack(tr, slot(d.slot), recv.elements(d.user_block)));
-    for (const Move& m : step.moves) std::memcpy(slot(m.to), slot(m.from), static_cast<size_t>(bs));
-    if (stats) {
-      for (const PlanSend& s : step.sends) stats->bytes_sent += s.nblocks * bs;
-      stats->messages_sent += static_cast<long long>(step.sends.size());
-    }
-  }
+  if (!failure.failed() && plan.scratch_slots > 0)
+    scratch.reset(new char[static_cast<size_t>(plan.scratch_slots * bs)]);
+  FixedPayload payload(tr, send, recv, scratch.get(), bs);
+  detail::run_plan(plan, tr, payload, window, &failure, stats);
+  if (stats && !failure.failed()) stats->bytes_sent += payload.bytes();
   return failure.code();
 }
 

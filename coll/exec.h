@@ -1,4 +1,16 @@
-// The executor: runs any compiled plan for MPI_Alltoall over a transport.
+// The executor: runs any compiled plan for MPI_Alltoall and MPI_Alltoallv
+// over a nonblocking transport, as a dependency graph with at most `window`
+// messages in flight per rank (0: round by round). One engine
+// (exec_engine.h, where the window and why it cannot deadlock are
+// explained) serves both; they differ only in what a message carries:
+//  - MPI_Alltoall: every block has m bytes, so a forwarded message is its
+//    blocks packed back to back in scratch slots (plan.h), no header, and
+//    every receive has a known length (a plain nonblocking receive).
+//  - MPI_Alltoallv: block sizes differ, so a forwarded message is
+//    self-describing (a header of block sizes, then the packed blocks) and
+//    its receive has an unknown length (the transport probes for it).
+// A message of one block straight from its source to its destination uses
+// the user's buffers and datatypes in both.
 #pragma once
 
 #include <mpi.h>
@@ -42,14 +54,12 @@ struct AlltoallvArgs {
 // message of its schedule (discard mode, see transport.h), so that no rank
 // waits for it; it returns its first error, and a rank that received a
 // lost payload returns the class its sender failed with.
-int run_alltoall(const Plan& plan, Transport& transport, const AlltoallArgs& args, RunStats* stats);
+// `window` should be the one the plan was compiled for (window_depth).
+int run_alltoall(const Plan& plan, Transport& transport, const AlltoallArgs& args, int window,
+                 RunStats* stats);
 
-// Run a schedule for MPI_Alltoallv. Block sizes differ, so forwarded blocks
-// travel in self-describing messages (a header of block sizes, then the
-// packed blocks) whose length the receiver learns by a matched probe; a
-// message of one block straight from its source to its destination uses the
-// user's buffers and datatypes, as in run_alltoall. Errors as run_alltoall.
-int run_alltoallv(const Schedule& schedule, Transport& transport, const AlltoallvArgs& args,
+// The same for MPI_Alltoallv (the plan's scratch slots are not used).
+int run_alltoallv(const Plan& plan, Transport& transport, const AlltoallvArgs& args, int window,
                   RunStats* stats);
 
 }  // namespace topoa2a

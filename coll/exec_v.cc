@@ -1,4 +1,7 @@
-// MPI_Alltoallv over any schedule (see run_alltoallv in exec.h).
+// MPI_Alltoallv: the payload of self-describing messages for the one
+// executor (exec_engine.h). Blocks in transit are kept by block, packed,
+// each with its own size; a forwarded message is a header (the byte length
+// of each block, 64-bit) and then the blocks back to back.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -7,7 +10,7 @@
 #include <vector>
 
 #include "coll/exec.h"
-#include "coll/exec_buffers.h"
+#include "coll/exec_engine.h"
 
 namespace topoa2a {
 namespace {
@@ -39,10 +42,6 @@ int unpack_from(Transport& tr, const char* in, MPI_Aint bytes, const VSide& v, i
   return detail::unpack(tr, in, v.elements(i));
 }
 
-bool is_direct(const Transfer& t, int sender, int receiver) {
-  return t.blocks.size() == 1 && t.blocks[0].src == sender && t.blocks[0].dst == receiver;
-}
-
 // The bytes the receive blocks cover, [lo, hi); false when none.
 bool recv_footprint(const VSide& recv, int p, MPI_Aint* lo, MPI_Aint* hi) {
   bool any = false;
@@ -58,11 +57,100 @@ bool recv_footprint(const VSide& recv, int p, MPI_Aint* lo, MPI_Aint* hi) {
   return any;
 }
 
+class VPayload final : public detail::Payload {
+ public:
+  VPayload(Transport& tr, const VSide& send, const VSide& recv, int me)
+      : tr_(tr), send_(send), recv_(recv), me_(me) {}
+
+  int send_message(const PlanSend& s, Message* m) override {
+    if (s.direct) {
+      *m = {send_.block(s.user_block), send_.counts[s.user_block], send_.type, s.peer};
+      bytes_ += send_.bytes(s.user_block);
+      return MPI_SUCCESS;
+    }
+    std::vector<std::uint64_t> sizes;
+    sizes.reserve(s.blocks.size());
+    for (const Block& b : s.blocks) {
+      auto it = held_.find(b);
+      sizes.push_back(it != held_.end() ? it->second.size()
+                                        : static_cast<std::uint64_t>(send_.bytes(b.dst)));
+    }
+    size_t total = sizes.size() * sizeof(std::uint64_t);
+    for (auto n : sizes) total += n;
+    std::vector<char>& msg = outgoing_[&s];
+    msg.resize(total);
+    std::memcpy(msg.data(), sizes.data(), sizes.size() * sizeof(std::uint64_t));
+    char* out = msg.data() + sizes.size() * sizeof(std::uint64_t);
+    for (size_t i = 0; i < s.blocks.size(); ++i) {
+      const Block& b = s.blocks[i];
+      auto it = held_.find(b);
+      if (it != held_.end()) {
+        if (sizes[i]) std::memcpy(out, it->second.data(), sizes[i]);
+        held_.erase(it);
+      } else if (const int err = detail::pack(tr_, send_.elements(b.dst), out);
+                 err != MPI_SUCCESS) {
+        return err;
+      }
+      out += sizes[i];
+    }
+    bytes_ += static_cast<long long>(total);
+    *m = {msg.data(), static_cast<MPI_Aint>(msg.size()), MPI_BYTE, s.peer};
+    return MPI_SUCCESS;
+  }
+
+  void sent(const PlanSend& s) override { outgoing_.erase(&s); }
+
+  bool recv_message(const PlanRecv& r, Message* m, std::vector<char>** into) override {
+    if (!r.direct) {
+      *into = &incoming_[&r];
+      return false;
+    }
+    *m = {recv_.block(r.user_block), recv_.counts[r.user_block], recv_.type, r.peer};
+    return true;
+  }
+
+  int received(const PlanRecv& r) override {
+    if (r.direct) return MPI_SUCCESS;
+    auto node = incoming_.extract(&r);
+    const std::vector<char>& msg = node.mapped();
+    const size_t header = r.blocks.size() * sizeof(std::uint64_t);
+    if (msg.size() < header) return MPI_ERR_TRUNCATE;
+    std::vector<std::uint64_t> sizes(r.blocks.size());
+    std::memcpy(sizes.data(), msg.data(), header);
+    size_t pos = header;
+    for (size_t i = 0; i < r.blocks.size(); ++i) {
+      if (sizes[i] > msg.size() - pos) return MPI_ERR_TRUNCATE;
+      const Block& b = r.blocks[i];
+      const char* data = msg.data() + pos;
+      if (b.dst == me_) {
+        if (const int err = unpack_from(tr_, data, static_cast<MPI_Aint>(sizes[i]), recv_, b.src);
+            err != MPI_SUCCESS)
+          return err;
+      } else {
+        held_[b].assign(data, data + sizes[i]);
+      }
+      pos += sizes[i];
+    }
+    return MPI_SUCCESS;
+  }
+  long long bytes() const { return bytes_; }
+
+ private:
+  Transport& tr_;
+  const VSide& send_;
+  const VSide& recv_;
+  int me_;
+  std::map<Block, std::vector<char>, BlockLess> held_;  // blocks in transit here, packed
+  std::map<const PlanSend*, std::vector<char>> outgoing_;
+  std::map<const PlanRecv*, std::vector<char>> incoming_;
+  long long bytes_ = 0;
+};
+
 }  // namespace
 
-int run_alltoallv(const Schedule& schedule, Transport& tr, const AlltoallvArgs& args,
+int run_alltoallv(const Plan& plan, Transport& tr, const AlltoallvArgs& args, int window,
                   RunStats* stats) {
-  const int p = tr.size(), me = tr.rank();
+  const int p = plan.p, me = plan.rank;
   Failure failure;
   VSide recv{
       static_cast<const char*>(args.recvbuf), args.recvcounts, args.rdispls, args.recvtype, {}};
@@ -82,104 +170,10 @@ int run_alltoallv(const Schedule& schedule, Transport& tr, const AlltoallvArgs& 
     failure.record(tr.type_info(args.sendtype, &send.info));
     if (!failure.failed()) failure.record(detail::copy(tr, send.elements(me), recv.elements(me)));
   }
-  if (stats) stats->rounds += static_cast<int>(schedule.rounds.size());
-
-  // Blocks in transit here, packed.
-  std::map<Block, std::vector<char>, BlockLess> held;
-  std::vector<std::vector<char>> outgoing, incoming;
-  std::vector<Message> sends, recvs;
-  std::vector<int> probe_peers;
-  std::vector<const Transfer*> probed_transfers;
-
-  for (const Round& round : schedule.rounds) {
-    if (round.idle()) continue;
-    sends.clear();
-    recvs.clear();
-    outgoing.clear();
-    probe_peers.clear();
-    probed_transfers.clear();
-    outgoing.reserve(round.sends.size());
-    for (const Transfer& t : round.sends) {
-      if (failure.failed()) {
-        sends.push_back({nullptr, 0, MPI_BYTE, t.peer});
-        continue;
-      }
-      if (is_direct(t, me, t.peer)) {
-        sends.push_back({send.block(t.peer), send.counts[t.peer], send.type, t.peer});
-        if (stats) stats->bytes_sent += send.bytes(t.peer);
-        continue;
-      }
-      // Header: the byte length of each block, then the blocks.
-      std::vector<std::uint64_t> sizes;
-      for (const Block& b : t.blocks) {
-        auto it = held.find(b);
-        sizes.push_back(it != held.end() ? it->second.size()
-                                         : static_cast<std::uint64_t>(send.bytes(b.dst)));
-      }
-      size_t total = sizes.size() * sizeof(std::uint64_t);
-      for (auto n : sizes) total += n;
-      std::vector<char> msg(total);
-      std::memcpy(msg.data(), sizes.data(), sizes.size() * sizeof(std::uint64_t));
-      char* out = msg.data() + sizes.size() * sizeof(std::uint64_t);
-      for (size_t i = 0; i < t.blocks.size() && !failure.failed(); ++i) {
-        const Block& b = t.blocks[i];
-        auto it = held.find(b);
-        if (it != held.end()) {
-          if (sizes[i]) std::memcpy(out, it->second.data(), sizes[i]);
-          held.erase(it);
-        } else {
-          failure.record(detail::pack(tr, send.elements(b.dst), out));
-        }
-        out += sizes[i];
-      }
-      if (stats) stats->bytes_sent += static_cast<long long>(total);
-      outgoing.push_back(std::move(msg));
-      sends.push_back({outgoing.back().data(), static_cast<MPI_Aint>(outgoing.back().size()),
-                       MPI_BYTE, t.peer});
-    }
-    for (const Transfer& t : round.recvs) {
-      if (is_direct(t, t.peer, me)) {
-        if (failure.failed())
-          recvs.push_back({nullptr, 0, MPI_BYTE, t.peer});
-        else
-          recvs.push_back({recv.block(t.peer), recv.counts[t.peer], recv.type, t.peer});
-      } else {
-        probe_peers.push_back(t.peer);
-        probed_transfers.push_back(&t);
-      }
-    }
-    incoming.assign(probe_peers.size(), {});
-    failure.record(tr.exchange_probed(
-        sends.data(), static_cast<int>(sends.size()), recvs.data(), static_cast<int>(recvs.size()),
-        probe_peers.data(), incoming.data(), static_cast<int>(probe_peers.size()), failure.code()));
-    if (failure.failed()) continue;  // from now on only the traffic goes on
-    if (stats) stats->messages_sent += static_cast<long long>(sends.size());
-    for (size_t k = 0; k < incoming.size() && !failure.failed(); ++k) {
-      const Transfer& t = *probed_transfers[k];
-      const std::vector<char>& msg = incoming[k];
-      const size_t header = t.blocks.size() * sizeof(std::uint64_t);
-      if (msg.size() < header) {
-        failure.record(MPI_ERR_TRUNCATE);
-        break;
-      }
-      std::vector<std::uint64_t> sizes(t.blocks.size());
-      std::memcpy(sizes.data(), msg.data(), header);
-      size_t pos = header;
-      for (size_t i = 0; i < t.blocks.size() && !failure.failed(); ++i) {
-        if (sizes[i] > msg.size() - pos) {
-          failure.record(MPI_ERR_TRUNCATE);
-          break;
-        }
-        const Block& b = t.blocks[i];
-        const char* data = msg.data() + pos;
-        if (b.dst == me)
-          failure.record(unpack_from(tr, data, static_cast<MPI_Aint>(sizes[i]), recv, b.src));
-        else
-          held[b].assign(data, data + sizes[i]);
-        pos += sizes[i];
-      }
-    }
-  }
+  if (stats) stats->rounds += plan.rounds;
+  VPayload payload(tr, send, recv, me);
+  detail::run_plan(plan, tr, payload, window, &failure, stats);
+  if (stats && !failure.failed()) stats->bytes_sent += payload.bytes();
   return failure.code();
 }
 

@@ -25,6 +25,12 @@ inline int PMPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype type, int
   return PMPI_Isend(const_cast<void*>(buf), static_cast<int>(count), type, dest, tag, comm, req);
 }
 
+inline int PMPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                        MPI_Comm comm, MPI_Request* req) {
+  if (!topoa2a::large_count::fits(count)) return MPI_ERR_COUNT;
+  return PMPI_Irecv(buf, static_cast<int>(count), type, source, tag, comm, req);
+}
+
 inline int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype type, MPI_Count* count) {
   int n = 0;
   const int err = PMPI_Get_count(const_cast<MPI_Status*>(status), type, &n);

@@ -1,7 +1,6 @@
 #include "coll/pmpi_transport.h"
 
-#include <cstdint>
-#include <cstring>
+#include <mutex>
 
 #include "coll/mpi_large_count.h"
 
@@ -14,234 +13,277 @@ int error_class(int code) {
   return cls;
 }
 
-// MPI_Pack / MPI_Unpack refuse a NULL buffer with count > 0, yet MPI_BOTTOM
-// is NULL and a datatype of absolute addresses is meant to be used with it.
-// The same bytes are reached from a non-NULL anchor through a one-block
-// hindexed type displaced by -(address of the anchor).
-class FromBottom {
- public:
-  FromBottom(MPI_Aint count, MPI_Datatype type) {
-    MPI_Aint anchor = 0;
-    err_ = PMPI_Get_address(&anchor_, &anchor);
-    MPI_Count blocklen = count;
-    MPI_Count disp = -anchor;
-    if (err_ == MPI_SUCCESS) err_ = PMPI_Type_create_hindexed_c(1, &blocklen, &disp, type, &type_);
-    if (err_ == MPI_SUCCESS) err_ = PMPI_Type_commit(&type_);
-  }
-  ~FromBottom() {
-    if (type_ != MPI_DATATYPE_NULL) PMPI_Type_free(&type_);
-  }
-  FromBottom(const FromBottom&) = delete;
-  FromBottom& operator=(const FromBottom&) = delete;
-  int error() const { return err_; }
-  void* buf() { return &anchor_; }
-  MPI_Datatype type() const { return type_; }
+int lost_tag(int failed) {
+  const int cls = error_class(failed);
+  const bool predefined =
+      cls > MPI_SUCCESS && cls <= MPICH_ERR_LAST_MPIX && cls <= PmpiTransport::kMaxLostClass;
+  return PmpiTransport::kLostTag + (predefined ? cls : MPI_ERR_OTHER);
+}
 
- private:
-  char anchor_ = 0;
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-  int err_ = MPI_SUCCESS;
-};
+bool is_lost(const MPI_Status& st) { return st.MPI_TAG >= PmpiTransport::kLostTag; }
+
+// The class a lost payload carries.
+int lost_class(const MPI_Status& st) { return st.MPI_TAG - PmpiTransport::kLostTag; }
+
+// MPI_COMM_WORLD's error handler is MPI_ERRORS_RETURN while any transport
+// of this process waits (see pmpi_transport.h).
+std::mutex g_world_mu;
+int g_world_users = 0;
+MPI_Errhandler g_world_saved = MPI_ERRHANDLER_NULL;
+
+void world_returns_acquire() {
+  std::lock_guard<std::mutex> lock(g_world_mu);
+  if (g_world_users++ > 0) return;
+  if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &g_world_saved) == MPI_SUCCESS)
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  else
+    g_world_saved = MPI_ERRHANDLER_NULL;
+}
+
+void world_returns_release() {
+  std::lock_guard<std::mutex> lock(g_world_mu);
+  if (--g_world_users > 0 || g_world_saved == MPI_ERRHANDLER_NULL) return;
+  PMPI_Comm_set_errhandler(MPI_COMM_WORLD, g_world_saved);
+  PMPI_Errhandler_free(&g_world_saved);
+  g_world_saved = MPI_ERRHANDLER_NULL;
+}
 
 }  // namespace
 
-PmpiTransport::PmpiTransport(MPI_Comm comm) : comm_(comm) {
+PmpiTransport::State* PmpiTransport::take_state(bool* owned) {
+  thread_local State state;
+  *owned = state.busy;
+  State* s = *owned ? new State : &state;
+  s->busy = true;
+  s->requests.clear();
+  s->slots.clear();
+  s->free.clear();
+  s->held.clear();
+  s->ready.clear();
+  return s;
+}
+
+PmpiTransport::PmpiTransport(MPI_Comm comm)
+    : comm_(comm),
+      st_(take_state(&owned_)),
+      requests_(st_->requests),
+      slots_(st_->slots),
+      free_(st_->free),
+      held_(st_->held),
+      keep_(st_->keep),
+      blocked_(st_->blocked),
+      ready_(st_->ready),
+      indices_(st_->indices),
+      statuses_(st_->statuses) {
   PMPI_Comm_rank(comm_, &rank_);
   PMPI_Comm_size(comm_, &size_);
 }
 
-int PmpiTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                            int failed) {
-  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, failed);
+void PmpiTransport::finish() {
+  if (world_returns_) world_returns_release();
+  world_returns_ = false;
 }
 
-int PmpiTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
-                                   int nrecvs, const int* probe_peers, std::vector<char>* probed,
-                                   int nprobed, int failed) {
-  const bool discard = failed != MPI_SUCCESS;
-  lost_class_ = discard ? error_class(failed) : MPI_SUCCESS;  // what a lost message carries
-  int first = MPI_SUCCESS;                                    // the first real error
-  auto note = [&first](int err) {
-    if (err != MPI_SUCCESS && first == MPI_SUCCESS) first = err;
-  };
-  std::vector<int> lost;  // receives that took a discarded payload
-  const int nin = nrecvs + nprobed, n = nsends + nin;
-  requests_.assign(static_cast<size_t>(n), MPI_REQUEST_NULL);
-  for (int i = 0; i < nsends; ++i) {
-    const Message& m = sends[i];
-    int err = MPI_ERR_OTHER;
-    if (!discard) {
-      err = PMPI_Isend_c(m.buf, m.count, m.type, m.peer, kTag, comm_, &requests_[i]);
-      note(err);
-      // The peer learns the class from the lost message sent instead.
-      if (err != MPI_SUCCESS && lost_class_ == MPI_SUCCESS) lost_class_ = error_class(err);
-    }
-    if (err != MPI_SUCCESS)
-      PMPI_Isend_c(&lost_class_, 1, MPI_INT, m.peer, kLostTag, comm_, &requests_[i]);
-  }
-  // Receives go by matched probe, each for the exact size that arrives, so
-  // that none can truncate: MPICH 4.0.2 reports a truncated receive through
-  // MPI_COMM_WORLD's error handler (which may abort) whatever the
-  // communicator's. A message of the wrong size, or a discarded payload,
-  // lands in a spare buffer and is reported here. Receives from the same
-  // peer match in list order (known sizes first, then the probed ones).
-  spare_.resize(static_cast<size_t>(nin));
-  pending_.assign(static_cast<size_t>(nin), 1);
-  busy_.clear();
-  for (int left = nin; left > 0;) {
-    busy_.clear();
-    for (int k = 0; k < nin; ++k) {
-      if (!pending_[k]) continue;
-      const bool known = k < nrecvs;
-      const int peer = known ? recvs[k].peer : probe_peers[k - nrecvs];
-      if (busy_.count(peer)) continue;  // an earlier receive from it waits
-      int flag = 0;
-      large_count::Probed probed_msg;
-      const MPI_Status& st = probed_msg.status;
-      const int perr = large_count::probe(peer, MPI_ANY_TAG, comm_, &flag, &probed_msg);
-      if (perr != MPI_SUCCESS) {  // the communicator is broken: give up on this one
-        note(perr);
-        pending_[k] = 0;
-        --left;
-        continue;
-      }
-      if (!flag) {
-        busy_.insert(peer);
-        continue;
-      }
-      pending_[k] = 0;
-      --left;
-      MPI_Count bytes = 0, size = 0;
-      PMPI_Get_count_c(&st, MPI_BYTE, &bytes);
-      const bool dropped = st.MPI_TAG == kLostTag;
-      MPI_Request* req = &requests_[nsends + k];
-      if (!discard && !dropped && known) {
-        const Message& m = recvs[k];
-        PMPI_Type_size_c(m.type, &size);
-        if (bytes == m.count * size) {
-          note(large_count::receive(m.buf, m.count, m.type, &probed_msg, comm_, req));
-          continue;
-        }
-        note(MPI_ERR_TRUNCATE);  // longer or shorter than its receive
-      } else if (!discard && !dropped) {
-        std::vector<char>& into = probed[k - nrecvs];
-        into.resize(static_cast<size_t>(bytes));
-        note(large_count::receive(into.data(), bytes, MPI_BYTE, &probed_msg, comm_, req));
-        continue;
-      }
-      spare_[k].resize(static_cast<size_t>(bytes));
-      if (dropped && !discard) lost.push_back(k);
-      large_count::receive(spare_[k].data(), bytes, MPI_BYTE, &probed_msg, comm_, req);
-    }
-  }
-  // One MPI_Wait per request, not MPI_Waitall, which reports an error
-  // through MPI_COMM_WORLD's handler and as MPI_ERR_IN_STATUS.
-  for (int i = 0; i < n; ++i) note(PMPI_Wait(&requests_[i], MPI_STATUS_IGNORE));
-  // Real errors first; else the class a failed peer sent.
-  for (int k : lost) {
-    int cls = MPI_ERR_OTHER;
-    if (spare_[k].size() == sizeof(int)) std::memcpy(&cls, spare_[k].data(), sizeof(int));
-    note(cls > MPI_SUCCESS && cls <= MPICH_ERR_LAST_MPIX ? cls : MPI_ERR_OTHER);  // predefined only
-  }
-  for (std::vector<char>& v : spare_) std::vector<char>().swap(v);
-  return discard ? MPI_SUCCESS : first;
+PmpiTransport::~PmpiTransport() {
+  finish();
+  st_->busy = false;
+  if (owned_) delete st_;
 }
 
-int PmpiTransport::pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,
-                        MPI_Aint bytes) {
-  MPI_Count pos = 0;
-  int err;
-  if (in == MPI_BOTTOM && count > 0) {
-    FromBottom b(count, type);
-    err = b.error();
-    if (err == MPI_SUCCESS) err = PMPI_Pack_c(b.buf(), 1, b.type(), out, bytes, &pos, comm_);
+int PmpiTransport::add(int id, Kind kind) {
+  int i;
+  if (!free_.empty()) {
+    i = free_.back();
+    free_.pop_back();
   } else {
-    err = PMPI_Pack_c(in, count, type, out, bytes, &pos, comm_);
+    i = static_cast<int>(requests_.size());
+    requests_.push_back(MPI_REQUEST_NULL);
+    slots_.emplace_back();
   }
-  if (err == MPI_SUCCESS && pos != bytes) err = MPI_ERR_TRUNCATE;
+  Slot& s = slots_[i];
+  s.id = id;
+  s.kind = kind;
+  s.err = MPI_SUCCESS;
+  s.expected = 0;
+  return i;
+}
+
+void PmpiTransport::post_send(int id, const Message& m, int failed) {
+  const int i = add(id, Kind::kSend);
+  int err = MPI_ERR_OTHER;
+  if (failed == MPI_SUCCESS) {
+    err = PMPI_Isend_c(m.buf, m.count, m.type, m.peer, kTag, comm_, &requests_[i]);
+    slots_[i].err = err;
+  }
+  // The peer learns the class from the lost message sent instead.
+  if (err != MPI_SUCCESS)
+    PMPI_Isend_c(nullptr, 0, MPI_BYTE, m.peer, lost_tag(failed != MPI_SUCCESS ? failed : err),
+                 comm_, &requests_[i]);
+}
+
+bool PmpiTransport::held_from(int peer) const {
+  for (const Held& h : held_)
+    if (h.m.peer == peer) return true;
+  return false;
+}
+
+int PmpiTransport::start_recv(int id, const Message& m) {
+  MPI_Count size = 1;
+  if (m.type != MPI_BYTE) PMPI_Type_size_c(m.type, &size);
+  const int i = add(id, Kind::kRecv);
+  slots_[i].expected = m.count * size;
+  const int err = PMPI_Irecv_c(m.buf, m.count, m.type, m.peer, MPI_ANY_TAG, comm_, &requests_[i]);
+  if (err != MPI_SUCCESS) {
+    requests_[i] = MPI_REQUEST_NULL;
+    free_.push_back(i);
+  }
   return err;
 }
 
-int PmpiTransport::unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count,
-                          MPI_Datatype type) {
-  MPI_Count pos = 0;
-  int err;
-  if (out == MPI_BOTTOM && count > 0) {
-    FromBottom b(count, type);
-    err = b.error();
-    if (err == MPI_SUCCESS) err = PMPI_Unpack_c(in, bytes, &pos, b.buf(), 1, b.type(), comm_);
-  } else {
-    err = PMPI_Unpack_c(in, bytes, &pos, out, count, type, comm_);
+void PmpiTransport::post_recv(int id, const Message& m, int failed) {
+  if (failed != MPI_SUCCESS) {
+    held_.push_back({id, true, true, MPI_SUCCESS, m, nullptr});
+  } else if (!held_.empty() && held_from(m.peer)) {
+    held_.push_back({id, false, false, MPI_SUCCESS, m, nullptr});
+  } else if (const int err = start_recv(id, m); err != MPI_SUCCESS) {
+    held_.push_back({id, true, true, err, m, nullptr});  // take it by probe, report err
   }
-  if (err == MPI_SUCCESS && pos != bytes) err = MPI_ERR_TRUNCATE;
-  return err;
 }
 
-bool is_memcpy_type(MPI_Datatype type) {
-  int nints, naddrs, ntypes, combiner;
-  if (PMPI_Type_get_envelope(type, &nints, &naddrs, &ntypes, &combiner) != MPI_SUCCESS)
+void PmpiTransport::post_recv_any(int id, int peer, std::vector<char>* into, int failed) {
+  held_.push_back(
+      {id, true, failed != MPI_SUCCESS, MPI_SUCCESS, {nullptr, 0, MPI_BYTE, peer}, into});
+}
+
+// Held receives, in posting order: for each peer the first one is posted
+// (a known length) or probed for (it is posted once its message is there);
+// the later ones from that peer wait.
+void PmpiTransport::advance() {
+  keep_.clear();
+  blocked_.clear();
+  auto blocked = [this](int peer) {
+    for (int b : blocked_)
+      if (b == peer) return true;
     return false;
-  if (combiner == MPI_COMBINER_NAMED) {
-    MPI_Count lb, extent, tlb, textent, size;
-    PMPI_Type_get_extent_c(type, &lb, &extent);
-    PMPI_Type_get_true_extent_c(type, &tlb, &textent);
-    PMPI_Type_size_c(type, &size);
-    return extent == size && textent == size && lb == 0;
+  };
+  for (const Held& h : held_) {
+    if (blocked(h.m.peer)) {
+      keep_.push_back(h);
+      continue;
+    }
+    if (!h.any) {
+      const int err = start_recv(h.id, h.m);
+      if (err == MPI_SUCCESS) continue;
+      keep_.push_back({h.id, true, true, err, h.m, nullptr});  // take it by probe
+      blocked_.push_back(h.m.peer);
+      continue;
+    }
+    int flag = 0;
+    large_count::Probed probed;
+    const int perr = large_count::probe(h.m.peer, MPI_ANY_TAG, comm_, &flag, &probed);
+    if (perr != MPI_SUCCESS) {  // the communicator is broken: give up on this one
+      ready_.push_back({h.id, h.discard ? MPI_SUCCESS : perr});
+      continue;
+    }
+    if (!flag) {
+      blocked_.push_back(h.m.peer);
+      keep_.push_back(h);
+      continue;
+    }
+    MPI_Count bytes = 0;
+    PMPI_Get_count_c(&probed.status, MPI_BYTE, &bytes);
+    const bool lost = is_lost(probed.status);
+    int i, err;
+    if (h.discard || lost) {
+      i = add(h.id, Kind::kDiscard);
+      Slot& s = slots_[i];
+      s.err = h.discard ? h.err : lost_class(probed.status);
+      s.spare.resize(static_cast<size_t>(bytes));
+      err = large_count::receive(s.spare.data(), bytes, MPI_BYTE, &probed, comm_, &requests_[i]);
+    } else {
+      i = add(h.id, Kind::kProbed);
+      h.into->resize(static_cast<size_t>(bytes));
+      err = large_count::receive(h.into->data(), bytes, MPI_BYTE, &probed, comm_, &requests_[i]);
+    }
+    if (err != MPI_SUCCESS) {
+      requests_[i] = MPI_REQUEST_NULL;
+      free_.push_back(i);
+      ready_.push_back({h.id, h.discard ? MPI_SUCCESS : err});
+    }
   }
-  if (combiner != MPI_COMBINER_CONTIGUOUS && combiner != MPI_COMBINER_DUP) return false;
-  std::vector<int> ints(nints);
-  std::vector<MPI_Aint> addrs(naddrs);
-  std::vector<MPI_Datatype> types(ntypes);
-  PMPI_Type_get_contents(type, nints, naddrs, ntypes, ints.data(), addrs.data(), types.data());
-  const bool inner = is_memcpy_type(types[0]);
-  int inner_comb;
-  PMPI_Type_get_envelope(types[0], &nints, &naddrs, &ntypes, &inner_comb);
-  if (inner_comb != MPI_COMBINER_NAMED) PMPI_Type_free(&types[0]);
-  return inner;
+  held_.swap(keep_);
 }
 
-int PmpiTransport::type_info(MPI_Datatype type, TypeInfo* info) {
-  // MPI_Pack_size checks, as MPICH's collectives do, that the type is committed.
-  MPI_Count size = 0, lb = 0, extent = 0, tlb = 0, textent = 0;
-  int err = PMPI_Pack_size_c(0, type, comm_, &size);
-  if (err == MPI_SUCCESS) err = PMPI_Type_size_c(type, &size);
-  if (err == MPI_SUCCESS) err = PMPI_Type_get_extent_c(type, &lb, &extent);
-  if (err == MPI_SUCCESS) err = PMPI_Type_get_true_extent_c(type, &tlb, &textent);
-  if (err != MPI_SUCCESS) return err;
-  info->size = size;
-  info->extent = extent;
-  info->true_lb = tlb;
-  info->true_extent = textent;
-  info->memcpy_ok = is_memcpy_type(type);
-  return MPI_SUCCESS;
+void PmpiTransport::collect(int count, int rc, std::vector<Completion>* done) {
+  const bool in_status = rc != MPI_SUCCESS && error_class(rc) == MPI_ERR_IN_STATUS;
+  for (int k = 0; k < count; ++k) {
+    const int i = indices_[k];
+    Slot& s = slots_[i];
+    const MPI_Status& st = statuses_[k];
+    const int st_err = in_status ? st.MPI_ERROR : MPI_SUCCESS;
+    int err = st_err;
+    switch (s.kind) {
+      case Kind::kSend:
+        if (s.err != MPI_SUCCESS) err = s.err;
+        break;
+      case Kind::kRecv:
+        if (err == MPI_SUCCESS && is_lost(st)) {
+          err = lost_class(st);
+        } else if (err == MPI_SUCCESS) {
+          MPI_Count bytes = 0;
+          PMPI_Get_count_c(&st, MPI_BYTE, &bytes);
+          if (bytes != s.expected) err = MPI_ERR_TRUNCATE;  // shorter than its receive
+        }
+        break;
+      case Kind::kProbed:
+        break;
+      case Kind::kDiscard:
+        err = s.err;
+        std::vector<char>().swap(s.spare);
+        break;
+    }
+    done->push_back({s.id, err});
+    free_.push_back(i);
+  }
 }
 
-int mpich_buffer_check(const void* buf, MPI_Aint count, MPI_Datatype type) {
-  // A communicator of this process alone: made without any other process,
-  // and by MPI_Comm_create_group, which copies no attribute (no user
-  // callback fires).
-  static const MPI_Comm quiet = [] {
-    MPI_Comm c = MPI_COMM_NULL;
-    MPI_Group self;
-    if (PMPI_Comm_group(MPI_COMM_SELF, &self) != MPI_SUCCESS) return c;
-    if (PMPI_Comm_create_group(MPI_COMM_SELF, self, 0, &c) == MPI_SUCCESS)
-      PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
-    PMPI_Group_free(&self);
-    return c;
-  }();
-  if (quiet == MPI_COMM_NULL) return MPI_SUCCESS;  // cannot check: let the call run
-  MPI_Count size = 0;
-  const int err = PMPI_Pack_size_c(0, type, quiet, &size);
-  if (err != MPI_SUCCESS) return error_class(err);
-  if (count > 0 && buf == nullptr) {
-    int nints, naddrs, ntypes, combiner;
-    PMPI_Type_get_envelope(type, &nints, &naddrs, &ntypes, &combiner);
-    MPI_Count tlb = 0, textent = 0;
-    PMPI_Type_get_true_extent_c(type, &tlb, &textent);
-    PMPI_Type_size_c(type, &size);
-    if (combiner == MPI_COMBINER_NAMED || (tlb == 0 && size > 0)) return MPI_ERR_BUFFER;
+void PmpiTransport::wait(const int* /*oldest*/, int /*n*/, std::vector<Completion>* done) {
+  if (!world_returns_) {
+    world_returns_acquire();
+    world_returns_ = true;
   }
-  return MPI_SUCCESS;
+  const size_t before = done->size();
+  for (;;) {
+    if (!held_.empty()) advance();
+    if (!ready_.empty()) {
+      done->insert(done->end(), ready_.begin(), ready_.end());
+      ready_.clear();
+    }
+    const int n = static_cast<int>(requests_.size());
+    if (done->size() > before || (n == static_cast<int>(free_.size()) && held_.empty())) return;
+    indices_.resize(static_cast<size_t>(n));
+    statuses_.resize(static_cast<size_t>(n));
+    int count = 0;
+    // Block only while no probe is outstanding (a probe needs polling).
+    const int rc =
+        held_.empty()
+            ? PMPI_Waitsome(n, requests_.data(), &count, indices_.data(), statuses_.data())
+            : PMPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
+    if (count == MPI_UNDEFINED) count = 0;
+    if (rc != MPI_SUCCESS && error_class(rc) != MPI_ERR_IN_STATUS) {
+      // The communicator is broken: report everything in flight, once.
+      for (int i = 0; i < n; ++i) {
+        if (requests_[i] == MPI_REQUEST_NULL) continue;
+        requests_[i] = MPI_REQUEST_NULL;
+        done->push_back({slots_[i].id, rc});
+        free_.push_back(i);
+      }
+      for (const Held& h : held_) done->push_back({h.id, rc});
+      held_.clear();
+      return;
+    }
+    collect(count, rc, done);
+  }
 }
 
 }  // namespace topoa2a

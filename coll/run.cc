@@ -16,24 +16,37 @@ bool applicable(const Algorithm& algo, const Params& params, int p, Params* reso
   return false;
 }
 
+struct Compiled {
+  Plan plan;
+  int window;
+};
+
+Compiled compile(const Algorithm& algo, const Params& params, int p, int me, int window) {
+  const Schedule schedule = algo.build(p, me, params);
+  if (window < 0) window = default_window(schedule, me);
+  return {make_plan(schedule, p, me, window_depth(schedule, window)), window};
+}
+
 }  // namespace
 
 int run_on_comm(const Algorithm& algo, const Params& params, const AlltoallArgs& args,
-                MPI_Comm comm, RunStats* stats, std::string* why) {
+                MPI_Comm comm, RunStats* stats, std::string* why, int window) {
   PmpiTransport transport(comm);
   const int p = transport.size(), me = transport.rank();
   Params resolved;
   if (!applicable(algo, params, p, &resolved, why)) return MPI_ERR_OTHER;
-  return run_alltoall(make_plan(algo.build(p, me, resolved), p, me), transport, args, stats);
+  const Compiled c = compile(algo, resolved, p, me, window);
+  return run_alltoall(c.plan, transport, args, c.window, stats);
 }
 
 int run_v_on_comm(const Algorithm& algo, const Params& params, const AlltoallvArgs& args,
-                  MPI_Comm comm, RunStats* stats, std::string* why) {
+                  MPI_Comm comm, RunStats* stats, std::string* why, int window) {
   PmpiTransport transport(comm);
-  const int p = transport.size();
+  const int p = transport.size(), me = transport.rank();
   Params resolved;
   if (!applicable(algo, params, p, &resolved, why)) return MPI_ERR_OTHER;
-  return run_alltoallv(algo.build(p, transport.rank(), resolved), transport, args, stats);
+  const Compiled c = compile(algo, resolved, p, me, window);
+  return run_alltoallv(c.plan, transport, args, c.window, stats);
 }
 
 }  // namespace topoa2a

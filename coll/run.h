@@ -14,11 +14,15 @@ namespace topoa2a {
 // MPI_ERR_OTHER when the algorithm cannot run on this communicator (the
 // reason, if `why` is given). Traffic uses `comm` directly with
 // PmpiTransport::kTag: pass a communicator no user message is pending on.
+// window: messages in flight per rank (exec.h); -1: the schedule's default
+// (default_window in plan.h).
 int run_on_comm(const Algorithm& algo, const Params& params, const AlltoallArgs& args,
-                MPI_Comm comm, RunStats* stats = nullptr, std::string* why = nullptr);
+                MPI_Comm comm, RunStats* stats = nullptr, std::string* why = nullptr,
+                int window = -1);
 
 // The same for MPI_Alltoallv.
 int run_v_on_comm(const Algorithm& algo, const Params& params, const AlltoallvArgs& args,
-                  MPI_Comm comm, RunStats* stats = nullptr, std::string* why = nullptr);
+                  MPI_Comm comm, RunStats* stats = nullptr, std::string* why = nullptr,
+                  int window = -1);
 
 }  // namespace topoa2a

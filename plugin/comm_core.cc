@@ -4,15 +4,6 @@
 
 namespace topoa2a {
 namespace {
-std::string key_of(const Algorithm& a, const Params& p) {
-  std::string k = std::string(a.name) + ":" + std::to_string(p.grid.rows) + "x" +
-                  std::to_string(p.grid.cols) + ":" +
-                  std::to_string(p.layout ? p.layout->hash : 0) + ":" + std::to_string(p.leaders) +
-                  ":" + std::to_string(static_cast<int>(p.fabric));
-  for (int d : p.dims) k += ":" + std::to_string(d);
-  return k;
-}
-
 // Everything the cost model reads of a topology and its costs: communicators
 // with equal keys share one model.
 std::string model_key(const Topology& t, const CostParams& c) {
@@ -61,17 +52,52 @@ std::shared_ptr<const CostModel> shared_model(const Topology& t, const CostParam
 }
 }  // namespace
 
-const Plan& CommCore::plan(const Algorithm& a, const Params& params) {
+CommCore::Key CommCore::key_of(const Algorithm& a, const Params& p) {
+  // FNV-1a over what else a schedule depends on: the node layout (its hash),
+  // the leaders, the network order and the grid extents.
+  std::uint64_t h = 1469598103934665603ULL;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ULL;
+  };
+  mix(p.layout ? p.layout->hash : 0);
+  mix(static_cast<std::uint64_t>(p.leaders));
+  mix(static_cast<std::uint64_t>(p.fabric));
+  mix(p.dims.size());
+  for (int d : p.dims) mix(static_cast<std::uint64_t>(d));
+  return Key{&a, p.grid.rows, p.grid.cols, h};
+}
+
+const Plan& CommCore::plan(const Algorithm& a, const Params& params, int window) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = plans_[key_of(a, params)];
-  if (!slot) slot = std::make_unique<Plan>(make_plan(a.build(size_, rank_, params), size_, rank_));
+  const Key key = key_of(a, params);
+  const Plan*& known = by_window_[std::tuple_cat(key, std::make_tuple(window))];
+  if (known) return *known;
+  const Schedule& s = schedule_locked(key, params);
+  const int depth = window_depth(s, window);
+  auto& slot = plans_[std::tuple_cat(key, std::make_tuple(depth))];
+  if (!slot) slot = std::make_unique<Plan>(make_plan(s, size_, rank_, depth));
+  known = slot.get();
   return *slot;
+}
+
+int CommCore::default_window(const Algorithm& a, const Params& params) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Key key = key_of(a, params);
+  auto it = default_windows_.find(key);
+  if (it == default_windows_.end())
+    it = default_windows_.emplace(key, topoa2a::default_window(schedule_locked(key, params), rank_))
+             .first;
+  return it->second;
 }
 
 const Schedule& CommCore::schedule(const Algorithm& a, const Params& params) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = schedules_[key_of(a, params)];
-  if (!slot) slot = std::make_unique<Schedule>(a.build(size_, rank_, params));
+  return schedule_locked(key_of(a, params), params);
+}
+
+const Schedule& CommCore::schedule_locked(const Key& key, const Params& params) {
+  auto& slot = schedules_[key];
+  if (!slot) slot = std::make_unique<Schedule>(std::get<0>(key)->build(size_, rank_, params));
   return *slot;
 }
 

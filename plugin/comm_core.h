@@ -5,11 +5,13 @@
 // No MPI calls.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "coll/algorithms.h"
@@ -41,7 +43,13 @@ class CommCore {
   // communicator of the same topology already built.
   const Choice& choice(long long bytes, bool in_place = false);
 
-  const Plan& plan(const Algorithm& a, const Params& params);
+  // The plan for a window of `window` messages in flight (> 0; see
+  // window_depth in coll/plan.h): compiled once per (algorithm, params,
+  // window depth).
+  const Plan& plan(const Algorithm& a, const Params& params, int window);
+  // The window when MPIR_CVAR_TOPOA2A_WINDOW is unset: default_window of
+  // this rank's schedule (coll/plan.h), worked out once.
+  int default_window(const Algorithm& a, const Params& params);
   const Schedule& schedule(const Algorithm& a, const Params& params);
   // True the first time `key` is seen on this communicator.
   bool first_time(const std::string& key);
@@ -54,8 +62,18 @@ class CommCore {
   int size_, rank_;
   long id_;
   std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Plan>> plans_;
-  std::map<std::string, std::unique_ptr<Schedule>> schedules_;
+  // Everything a schedule depends on: the algorithm and its Params (extend
+  // when Params grows).
+  // algorithm, grid rows, cols, a hash of the rest (layout, leaders, network
+  // order, extents: key_of)
+  using Key = std::tuple<const Algorithm*, int, int, std::uint64_t>;
+  static Key key_of(const Algorithm& a, const Params& params);
+  const Schedule& schedule_locked(const Key& key, const Params& params);
+  std::map<std::tuple<const Algorithm*, int, int, std::uint64_t, int>, std::unique_ptr<Plan>>
+      plans_;  // + depth
+  std::map<std::tuple<const Algorithm*, int, int, std::uint64_t, int>, const Plan*> by_window_;
+  std::map<Key, std::unique_ptr<Schedule>> schedules_;
+  std::map<Key, int> default_windows_;
   std::set<std::string> seen_;
   std::shared_ptr<const Topology> topology_;
   std::shared_ptr<const NodeLayout> layout_;

@@ -264,6 +264,23 @@ void clear_mpich_variables() {
     unset_everywhere(name);
 }
 
+// MPIR_CVAR_TOPOA2A_WINDOW: a decimal count of messages, 0 .. kMaxWindow.
+static bool load_window(Config* c, std::string* error) {
+  const char* w = std::getenv("MPIR_CVAR_TOPOA2A_WINDOW");
+  if (!w || !*w) return true;
+  const std::string text(w);
+  const bool digits = text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stol(text) > kMaxWindow) {
+    *error = "MPIR_CVAR_TOPOA2A_WINDOW=" + text +
+             " is not a valid value: valid values are 0 (the default for the algorithm) and 1 "
+             "to " +
+             std::to_string(kMaxWindow) + " (messages in flight per rank; 1: round by round)";
+    return false;
+  }
+  c->window = static_cast<int>(std::stol(text));
+  return true;
+}
+
 bool load_options(Config* c, std::string* error) {
   if (!load_bool("MPIR_CVAR_TOPOA2A_VERBOSE", &c->verbose, error)) return false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_STATS", &c->stats, error)) return false;
@@ -285,6 +302,7 @@ bool load_options(Config* c, std::string* error) {
       return false;
     }
   }
+  if (!load_window(c, error)) return false;
   return load_user_descriptions(&c->descriptions, error);
 }
 

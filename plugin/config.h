@@ -33,6 +33,9 @@ struct Config {
   // MPIR_CVAR_TOPOA2A_TORUS_DIMS: the torus algorithm's grid (empty: from
   // the communicator's Cartesian topology, the network, or p's factors).
   std::vector<int> torus_dims;
+  // MPIR_CVAR_TOPOA2A_WINDOW: messages in flight per rank, 0 (unset): the
+  // default for the algorithm (see select.h, Decision::window).
+  int window = 0;
   // MPIR_CVAR_TOPOA2A_AUTO_AGREE: topo_auto checks that every rank passes
   // the same block size before choosing by it (preload door).
   bool auto_agree = true;
@@ -81,6 +84,8 @@ void remove_private_files(Config* config);
 // out of MPICH's way, so that MPICH's MPI_Init succeeds and the front door
 // can report the error itself.
 void clear_mpich_variables();
+
+constexpr int kMaxWindow = 1 << 20;
 
 // Value list for messages, e.g. "auto, brucks, ..., ring, ..., topo_auto".
 std::string valid_values(bool alltoallv);

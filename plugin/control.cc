@@ -18,3 +18,12 @@ extern "C" __attribute__((visibility("default"))) int topoa2a_select(const char*
   if (front_active()) front_gather_world();
   return 0;
 }
+
+extern "C" __attribute__((visibility("default"))) int topoa2a_set_window(int window) {
+  using namespace topoa2a;
+  Config* config = front_config();
+  if (!config) return 2;
+  if (window < 0 || window > kMaxWindow) return 1;
+  config->window = window;
+  return 0;
+}

@@ -27,6 +27,14 @@ extern "C" {
 typedef int (*topoa2a_select_fn)(const char* op, const char* value);
 int topoa2a_select(const char* op, const char* value);
 
+/* Messages in flight per rank for topoa2a's algorithms from now on, as if
+ * MPIR_CVAR_TOPOA2A_WINDOW had held `window` at MPI_Init (0: each
+ * algorithm's default). Same rules as topoa2a_select: every rank, the same
+ * value. Returns 0 on success, 1 for a value out of range, 2 outside
+ * MPI_Init..MPI_Finalize. */
+typedef int (*topoa2a_set_window_fn)(int window);
+int topoa2a_set_window(int window);
+
 #ifdef __cplusplus
 }
 #endif

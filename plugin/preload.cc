@@ -323,8 +323,8 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
     return fall_back("MPI_Alltoall", "alltoall", why, *state, comm, mpich);
   PmpiTransport transport(shadow);
   RunStats rs;
-  err = run_alltoall(state->plan(*d.algo, d.params), transport,
-                     {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, &rs);
+  err = run_alltoall(state->plan(*d.algo, d.params, d.window), transport,
+                     {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, d.window, &rs);
   if (err != MPI_SUCCESS) return raise(comm, err);
   stats_add("alltoall", d.algo->name, rs.rounds, rs.bytes_sent);
   report("MPI_Alltoall", d, *state, bytes);
@@ -367,8 +367,9 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   PmpiTransport transport(shadow);
   RunStats rs;
   err = run_alltoallv(
-      state->schedule(*d.algo, d.params), transport,
-      {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype}, &rs);
+      state->plan(*d.algo, d.params, d.window), transport,
+      {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype}, d.window,
+      &rs);
   if (err != MPI_SUCCESS) return raise(comm, err);
   stats_add("alltoallv", d.algo->name, rs.rounds, rs.bytes_sent);
   report("MPI_Alltoallv", d, *state, rs.bytes_sent);

@@ -9,6 +9,7 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
   Decision d;
   const int p = state.size();
   d.params = resolve_params(p, Params::of_grid(config.mesh_grid));
+  d.window = config.window;
   if (sel.topo_auto) {
     // The rules file first, then the cost model over the detected topology.
     std::string name;
@@ -28,6 +29,8 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
       const Choice& c = state.choice(bytes, in_place);
       name = c.algorithm;
       if (config.mesh_grid.rows == 0 && c.params.grid.rows > 0) d.params = c.params;
+      // The place for the cost model's window (Choice), when the variable
+      // is unset: if (config.window == 0) d.window = c.window;
       d.how = "topo_auto, cost model";
     }
     d.algo = find_algorithm(name);
@@ -48,6 +51,7 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
     d.params.dims = config.torus_dims;
   // Messages of any size go (the transports count in MPI_Count / MPI_Aint).
   d.cannot_run = d.algo->check(p, d.params);
+  if (d.cannot_run.empty() && d.window <= 0) d.window = state.default_window(*d.algo, d.params);
   return d;
 }
 

@@ -15,6 +15,9 @@ struct Decision {
   const Algorithm* algo = nullptr;  // null: MPICH's own algorithm runs
   std::string mpich;                // topo_auto chose this MPICH algorithm
   Params params;
+  // Messages in flight per rank (> 0 once decided for one of ours): the
+  // variable's value, else the algorithm's default (CommCore::default_window).
+  int window = 0;
   std::string how;         // "forced" or "topo_auto"
   std::string cannot_run;  // why the requested algorithm cannot run
 };

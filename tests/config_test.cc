@@ -26,6 +26,8 @@ const char* const kVars[] = {"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM",
                              "MPIR_CVAR_TOPOA2A_STATS",
                              "MPIR_CVAR_TOPOA2A_MESH_GRID",
                              "MPIR_CVAR_TOPOA2A_LEADERS",
+                             "MPIR_CVAR_TOPOA2A_WINDOW",
+                             "MPIR_CVAR_TOPOA2A_TORUS_DIMS",
                              "MPIR_CVAR_TOPOA2A_TOPOLOGY",
                              "MPIR_CVAR_TOPOA2A_NETWORK_FILE",
                              "MPIR_CVAR_TOPOA2A_COST"};
@@ -96,6 +98,26 @@ TEST_F(ConfigLoad, LeadersAreACountNamingTheValidValues) {
   unsetenv("MPIR_CVAR_TOPOA2A_LEADERS");
   EXPECT_EQ(load(&unset), "");
   EXPECT_EQ(unset.leaders, 0);
+}
+
+TEST_F(ConfigLoad, WindowIsACountOfMessagesOrTheDefault) {
+  Config unset;
+  EXPECT_EQ(load(&unset), "");
+  EXPECT_EQ(unset.window, 0);
+  for (const char* bad : {"-1", "x", "4k", "1048577", "99999999999"}) {
+    setenv("MPIR_CVAR_TOPOA2A_WINDOW", bad, 1);
+    Config c;
+    EXPECT_EQ(load(&c), std::string("MPIR_CVAR_TOPOA2A_WINDOW=") + bad +
+                            " is not a valid value: valid values are 0 (the default for the "
+                            "algorithm) and 1 to 1048576 (messages in flight per rank; 1: round "
+                            "by round)");
+  }
+  for (int ok : {0, 1, 32, 1048576}) {
+    setenv("MPIR_CVAR_TOPOA2A_WINDOW", std::to_string(ok).c_str(), 1);
+    Config c;
+    EXPECT_EQ(load(&c), "");
+    EXPECT_EQ(c.window, ok);
+  }
 }
 
 // No algorithm of ours is selected: each malformed variable of ours is still

@@ -159,6 +159,15 @@ void expect_ran(const char* op, const char* expect_var, const Counts& before, co
 }
 #endif
 
+#ifdef TOPOA2A_DIRECT
+// The window of the direct runs: MPIR_CVAR_TOPOA2A_WINDOW when set (CTest
+// runs this test with a few values), else the schedule's default (-1).
+int window() {
+  const char* w = std::getenv("MPIR_CVAR_TOPOA2A_WINDOW");
+  return w && *w && std::atoi(w) > 0 ? std::atoi(w) : -1;
+}
+#endif
+
 // Runs one all-to-all; returns false (test skipped) where the algorithm
 // does not apply to this communicator.
 bool alltoall(const std::string& alg, const void* sb, int sc, MPI_Datatype st, void* rb, int rc,
@@ -177,7 +186,7 @@ bool alltoall(const std::string& alg, const void* sb, int sc, MPI_Datatype st, v
     return false;
   }
   RunStats stats;
-  *err = run_on_comm(a, params, {sb, sc, st, rb, rc, rt}, comm, &stats);
+  *err = run_on_comm(a, params, {sb, sc, st, rb, rc, rt}, comm, &stats, nullptr, window());
   int size;
   MPI_Type_size(rt, &size);
   EXPECT_EQ(stats.rounds, rc * size > 0 ? a.rounds(p, params) : 0) << "rounds executed";
@@ -203,7 +212,8 @@ bool alltoallv(const std::string& alg, const void* sb, const int* sc, const int*
   MPI_Comm_size(comm, &p);
   const Params params = test_params(comm);
   if (!a.check(p, params).empty()) return false;
-  *err = run_v_on_comm(a, params, {sb, sc, sd, st, rb, rc, rd, rt}, comm);
+  *err =
+      run_v_on_comm(a, params, {sb, sc, sd, st, rb, rc, rd, rt}, comm, nullptr, nullptr, window());
   return true;
 #else
   (void)alg;

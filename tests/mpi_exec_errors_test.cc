@@ -5,6 +5,7 @@
 // hang is the CTest timeout.
 #include <mpi.h>
 
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -25,23 +26,31 @@ std::vector<std::string> algorithm_names() {
   return names;
 }
 
-// A transport that fails on one rank: its `fail_at`-th exchange (counted
-// from 0) runs in discard mode and returns `code`, or its packing fails.
+// A transport that fails on one rank: its `fail_at`-th send (counted from
+// 0) goes in discard mode and its completion reports `code`, or its packing
+// fails.
 class FaultyTransport final : public Transport {
  public:
   FaultyTransport(MPI_Comm comm, bool victim, int fail_at, bool in_pack, int code)
       : inner_(comm), victim_(victim), fail_at_(fail_at), in_pack_(in_pack), code_(code) {}
   int rank() const override { return inner_.rank(); }
   int size() const override { return inner_.size(); }
-  int exchange(const Message* s, int ns, const Message* r, int nr, int failed) override {
-    return exchange_probed(s, ns, r, nr, nullptr, nullptr, 0, failed);
+  void post_send(int id, const Message& m, int failed) override {
+    const bool inject = victim_ && !in_pack_ && sends_++ == fail_at_ && failed == MPI_SUCCESS;
+    if (inject) injected_ = id;
+    inner_.post_send(id, m, inject ? code_ : failed);
   }
-  int exchange_probed(const Message* s, int ns, const Message* r, int nr, const int* pp,
-                      std::vector<char>* probed, int np, int failed) override {
-    const bool inject = victim_ && !in_pack_ && exchanges_++ == fail_at_ && failed == MPI_SUCCESS;
-    const int err = inner_.exchange_probed(s, ns, r, nr, pp, probed, np, inject ? code_ : failed);
-    return inject ? code_ : err;
+  void post_recv(int id, const Message& m, int failed) override { inner_.post_recv(id, m, failed); }
+  void post_recv_any(int id, int peer, std::vector<char>* into, int failed) override {
+    inner_.post_recv_any(id, peer, into, failed);
   }
+  void wait(const int* oldest, int n, std::vector<Completion>* done) override {
+    const size_t before = done->size();
+    inner_.wait(oldest, n, done);
+    for (size_t i = before; i < done->size(); ++i)
+      if ((*done)[i].id == injected_) (*done)[i].err = code_;
+  }
+  void finish() override { inner_.finish(); }
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override {
     if (victim_ && in_pack_) return code_;
     return inner_.pack(in, count, type, out, bytes);
@@ -58,8 +67,20 @@ class FaultyTransport final : public Transport {
   int fail_at_;
   bool in_pack_;
   int code_;
-  int exchanges_ = 0;
+  int sends_ = 0;
+  int injected_ = -1;
 };
+
+// The window under test: MPIR_CVAR_TOPOA2A_WINDOW when set (CTest runs
+// these tests with a few values), else the schedule's default.
+int test_window(const Schedule& schedule, int me) {
+  const char* w = std::getenv("MPIR_CVAR_TOPOA2A_WINDOW");
+  return w && *w && std::atoi(w) > 0 ? std::atoi(w) : default_window(schedule, me);
+}
+
+Plan plan_for(const Schedule& schedule, int p, int me) {
+  return make_plan(schedule, p, me, window_depth(schedule, test_window(schedule, me)));
+}
 
 int error_class(int err) {
   int cls = MPI_SUCCESS;
@@ -97,23 +118,25 @@ TEST_P(Faults, EveryRankReturns) {
   const Params params = resolve_params(p, Params{});
   if (!a.check(p, params).empty()) GTEST_SKIP() << alg << " does not apply";
   const Schedule schedule = a.build(p, me, params);
-  int exchanges = 0;  // this rank's (the victim's, on the victim)
-  for (const Round& r : schedule.rounds) exchanges += r.idle() ? 0 : 1;
+  int sends = 0;  // this rank's (the victim's, on the victim)
+  for (const Round& r : schedule.rounds) sends += static_cast<int>(r.sends.size());
+  const Plan plan = plan_for(schedule, p, me);
+  const int window = test_window(schedule, me);
   const int n = 6;
   // Packing happens for non-contiguous blocks: a vector type on the send side.
   Side s = in_pack ? type_cases()[2].send(n) : type_cases()[0].send(n), r = type_cases()[0].recv(n);
   for (bool last : {false, true}) {
     if (in_pack && last) continue;  // packing fails before the first exchange
-    const int fail_at = last ? exchanges - 1 : 0;
-    SCOPED_TRACE(last ? "fails in its last exchange" : "fails in its first exchange");
+    const int fail_at = last ? sends - 1 : 0;
+    SCOPED_TRACE(last ? "fails in its last send" : "fails in its first send");
     Buffer sb = make_buffer(s, p), rb = make_buffer(r, p);
     fill_send(sb, s, p, me, n);
     QuietDup q;
     FaultyTransport tr(q.comm, me == victim, fail_at, in_pack, MPI_ERR_INTERN);
     int err;
     if (!v) {
-      err = run_alltoall(make_plan(schedule, p, me), tr,
-                         {sb.data(), s.count, s.type, rb.data(), r.count, r.type}, nullptr);
+      err = run_alltoall(plan, tr, {sb.data(), s.count, s.type, rb.data(), r.count, r.type}, window,
+                         nullptr);
     } else {
       std::vector<int> sc(p, s.count), rc(p, r.count), sd(p), rd(p);
       for (int i = 0; i < p; ++i) {
@@ -121,9 +144,9 @@ TEST_P(Faults, EveryRankReturns) {
         rd[i] = i * r.count;
       }
       err = run_alltoallv(
-          schedule, tr,
+          plan, tr,
           {sb.data(), sc.data(), sd.data(), s.type, rb.data(), rc.data(), rd.data(), r.type},
-          nullptr);
+          window, nullptr);
     }
     if (me == victim) {
       EXPECT_EQ(error_class(err), MPI_ERR_INTERN);
@@ -131,7 +154,7 @@ TEST_P(Faults, EveryRankReturns) {
       EXPECT_TRUE(err == MPI_SUCCESS || error_class(err) == MPI_ERR_INTERN)
           << "class " << error_class(err);
     }
-    // Failing in its first exchange, the victim feeds someone a lost payload.
+    // Failing in its first send, the victim feeds someone a lost payload.
     const int failed = ranks_with(err, MPI_ERR_INTERN);
     if (!last) {
       EXPECT_GE(failed, 2);
@@ -172,14 +195,16 @@ TEST_P(Mismatch, EveryRankReturns) {
   const Schedule schedule = a.build(p, me, params);
   int err;
   if (!v) {
-    err = run_alltoall(make_plan(schedule, p, me), tr,
-                       {sb.data(), mine, MPI_INT, rb.data(), mine, MPI_INT}, nullptr);
+    err = run_alltoall(plan_for(schedule, p, me), tr,
+                       {sb.data(), mine, MPI_INT, rb.data(), mine, MPI_INT},
+                       test_window(schedule, me), nullptr);
   } else {
     std::vector<int> c(p, mine), d(p);
     for (int i = 0; i < p; ++i) d[i] = i * (n + 1);
     err = run_alltoallv(
-        schedule, tr,
-        {sb.data(), c.data(), d.data(), MPI_INT, rb.data(), c.data(), d.data(), MPI_INT}, nullptr);
+        plan_for(schedule, p, me), tr,
+        {sb.data(), c.data(), d.data(), MPI_INT, rb.data(), c.data(), d.data(), MPI_INT},
+        test_window(schedule, me), nullptr);
   }
   EXPECT_TRUE(err == MPI_SUCCESS || error_class(err) == MPI_ERR_TRUNCATE) << error_class(err);
   EXPECT_GE(ranks_with(err, MPI_ERR_TRUNCATE), 1);

@@ -35,6 +35,22 @@ foreach(alg IN LISTS TOPOA2A_PRELOAD_ALGORITHMS)
   endforeach()
 endforeach()
 
+# The native door with a window: its transport waits for the oldest round
+# with waitall and probes (alltoallv) only there (native_transport.h).
+foreach(case "ring;3;5" "onefactor;4;4")
+  list(GET case 0 alg)
+  list(GET case 1 w)
+  list(GET case 2 n)
+  topoa2a_alltoallv_env(${alg} v_env)
+  add_test(NAME native_alltoall_${alg}_window${w}_np${n}
+           COMMAND ${TOPOA2A_MPIEXEC} -n ${n} ${native_env} -genv
+                   MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT ${alg}
+                   -genv TOPOA2A_FRONT native -genv MPIR_CVAR_TOPOA2A_WINDOW ${w} ${v_env}
+                   $<TARGET_FILE:mpi_alltoall_app> --gtest_brief=1)
+  set_tests_properties(native_alltoall_${alg}_window${w}_np${n} PROPERTIES TIMEOUT 600
+                       LABELS "mpi;native" RUN_SERIAL TRUE)
+endforeach()
+
 # MPI_T lists the new values; writing the CVAR switches algorithms.
 add_executable(native_mpit_test native_mpit_test.cc)
 target_link_libraries(native_mpit_test PRIVATE topoa2a_mpitest topoa2a_sched ${CMAKE_DL_LIBS})

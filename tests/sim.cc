@@ -192,8 +192,9 @@ std::vector<std::string> simulate_plans(const std::vector<Plan>& plans,
           }
         }
       }
-      for (const Delivery& d : active[r]->deliveries)
-        if (slot_ok(r, d.slot)) recvbuf[r][d.user_block] = scratch[r][d.slot];
+      for (const PlanRecv& rv : active[r]->recvs)
+        for (const Delivery& d : rv.deliveries)
+          if (slot_ok(r, d.slot)) recvbuf[r][d.user_block] = scratch[r][d.slot];
       for (const Move& m : active[r]->moves) {
         if (slot_ok(r, m.from) && slot_ok(r, m.to))
           scratch[r][m.to] = scratch[r][m.from];

@@ -208,20 +208,20 @@ int run_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void
   RunStats rs;
   int err;
   if (!call.alltoallv) {
-    err = run_alltoall(s.plan(*d.algo, d.params), transport,
+    err = run_alltoall(s.plan(*d.algo, d.params, d.window), transport,
                        {a->sendbuf, static_cast<int>(a->sendcount), a->sendtype, a->recvbuf,
                         static_cast<int>(a->recvcount), a->recvtype},
-                       &rs);
+                       d.window, &rs);
   } else {
     const int p = s.size();
     const bool in_place = a->sendbuf == MPI_IN_PLACE;
     const std::vector<int> sc = in_place ? std::vector<int>() : ints(a->sendcounts, p);
     const std::vector<int> sd = in_place ? std::vector<int>() : ints(a->sdispls, p);
     const std::vector<int> rc = ints(a->recvcounts, p), rd = ints(a->rdispls, p);
-    err = run_alltoallv(s.schedule(*d.algo, d.params), transport,
+    err = run_alltoallv(s.plan(*d.algo, d.params, d.window), transport,
                         {a->sendbuf, in_place ? nullptr : sc.data(), in_place ? nullptr : sd.data(),
                          a->sendtype, a->recvbuf, rc.data(), rd.data(), a->recvtype},
-                        &rs);
+                        d.window, &rs);
   }
   if (err != MPI_SUCCESS) return err;
   stats_add(op_name(call.alltoallv), d.algo->name, rs.rounds, rs.bytes_sent);

@@ -35,8 +35,13 @@ int gather_world_facts(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_com
     const int send_from = (me - k + p) % p, recv_from = (me - k - 1 + 2 * p) % p;
     const Message send{&all[send_from], static_cast<MPI_Aint>(sizeof(Record)), MPI_BYTE, right};
     const Message recv{&all[recv_from], static_cast<MPI_Aint>(sizeof(Record)), MPI_BYTE, left};
-    const int err = tr.exchange(&send, 1, &recv, 1, MPI_SUCCESS);
-    if (err != MPI_SUCCESS) return err;
+    tr.post_recv(1, recv, MPI_SUCCESS);
+    tr.post_send(0, send, MPI_SUCCESS);
+    const int ids[2] = {0, 1};
+    std::vector<Completion> done;
+    while (done.size() < 2) tr.wait(ids, 2, &done);  // the native transport waits for both
+    for (const Completion& c : done)
+      if (c.err != MPI_SUCCESS) return c.err;
   }
   out->node.resize(static_cast<size_t>(p));
   out->host_names.resize(static_cast<size_t>(p));

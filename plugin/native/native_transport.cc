@@ -1,54 +1,95 @@
 #include "plugin/native/native_transport.h"
 
+#include <algorithm>
+
 namespace topoa2a {
 
 NativeTransport::NativeTransport(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_comm* comm)
     : host_(host), comm_(comm), rank_(host.comm_rank(comm)), size_(host.comm_size(comm)) {}
 
-int NativeTransport::exchange(const Message* sends, int nsends, const Message* recvs, int nrecvs,
-                              int failed) {
-  return exchange_probed(sends, nsends, recvs, nrecvs, nullptr, nullptr, 0, failed);
+NativeTransport::Posted& NativeTransport::slot(int id) {
+  if (static_cast<size_t>(id) >= posted_.size()) posted_.resize(static_cast<size_t>(id) + 1);
+  return posted_[id];
 }
 
-int NativeTransport::exchange_probed(const Message* sends, int nsends, const Message* recvs,
-                                     int nrecvs, const int* probe_peers, std::vector<char>* probed,
-                                     int nprobed, int failed) {
-  const bool discard = failed != MPI_SUCCESS;
-  // The host table has no tags and no statuses: a discarded payload goes as
-  // an empty message, which the peer's receive cannot tell from data (its
-  // own failure, if any, still ends its schedule; see README, limits).
-  requests_.assign(static_cast<size_t>(nsends + nrecvs + nprobed), nullptr);
-  int n = 0, err = MPI_SUCCESS;
-  auto note = [&err](int e) {
-    if (e != MPI_SUCCESS && err == MPI_SUCCESS) err = e;
-  };
-  // Every message is posted even after an error, so that no peer waits for
-  // one that never comes: after a failure (or when posting it fails) as an
-  // empty message.
-  auto post = [&](auto host_call, const Message& m) {
-    const int e =
-        discard ? MPI_ERR_OTHER : host_call(m.buf, m.count, m.type, m.peer, comm_, &requests_[n]);
-    if (!discard) note(e);
-    if (e != MPI_SUCCESS) host_call(nullptr, 0, MPI_BYTE, m.peer, comm_, &requests_[n]);
-    ++n;
-  };
-  for (int i = 0; i < nrecvs; ++i) post(host_.irecv, recvs[i]);
-  for (int i = 0; i < nsends; ++i) post(host_.isend, sends[i]);
-  // A probe sees the first message from the peer that no posted receive
-  // has matched; the receive posted right after it takes that message.
-  for (int i = 0; i < nprobed; ++i) {
-    MPI_Aint bytes = 0;
-    const int e = host_.probe(probe_peers[i], comm_, &bytes);
-    note(e);
-    if (e != MPI_SUCCESS) continue;
-    probed[i].assign(discard ? 0 : static_cast<size_t>(bytes), 0);
-    note(host_.irecv(probed[i].data(), static_cast<MPI_Aint>(probed[i].size()), MPI_BYTE,
-                     probe_peers[i], comm_, &requests_[n++]));
+// Every message is posted even after an error, so that no peer waits for
+// one that never comes: after a failure (or when posting it fails) as an
+// empty message.
+void NativeTransport::post(int id, bool send, const Message& m, bool discard) {
+  Posted& p = slot(id);
+  int e = MPI_ERR_OTHER;
+  if (!discard) {
+    e = send ? host_.isend(m.buf, m.count, m.type, m.peer, comm_, &p.request)
+             : host_.irecv(m.buf, m.count, m.type, m.peer, comm_, &p.request);
+    p.err = e;
   }
+  if (e != MPI_SUCCESS) {
+    if (send)
+      host_.isend(nullptr, 0, MPI_BYTE, m.peer, comm_, &p.request);
+    else
+      host_.irecv(nullptr, 0, MPI_BYTE, m.peer, comm_, &p.request);
+  }
+}
+
+void NativeTransport::post_send(int id, const Message& m, int failed) {
+  post(id, true, m, failed != MPI_SUCCESS);
+}
+
+void NativeTransport::post_recv(int id, const Message& m, int failed) {
+  for (const Held& h : held_)
+    if (h.m.peer == m.peer) {
+      held_.push_back({id, false, failed != MPI_SUCCESS, m, nullptr});
+      return;
+    }
+  post(id, false, m, failed != MPI_SUCCESS);
+}
+
+void NativeTransport::post_recv_any(int id, int peer, std::vector<char>* into, int failed) {
+  held_.push_back({id, true, failed != MPI_SUCCESS, {nullptr, 0, MPI_BYTE, peer}, into});
+}
+
+// Posts the held receives of the oldest round, in order, each peer's first
+// one first: a probe (blocking: its round is the oldest) and the receive of
+// what it found, or a receive of known length.
+void NativeTransport::release_held(const int* oldest, int n) {
+  keep_.clear();
+  blocked_.clear();
+  for (const Held& h : held_) {
+    const bool is_oldest = std::find(oldest, oldest + n, h.id) != oldest + n;
+    if (!is_oldest || std::find(blocked_.begin(), blocked_.end(), h.m.peer) != blocked_.end()) {
+      keep_.push_back(h);
+      blocked_.push_back(h.m.peer);
+      continue;
+    }
+    if (!h.any) {
+      post(h.id, false, h.m, h.discard);
+      continue;
+    }
+    Posted& p = slot(h.id);
+    MPI_Aint bytes = 0;
+    p.err = host_.probe(h.m.peer, comm_, &bytes);
+    if (p.err != MPI_SUCCESS) continue;  // reported; nothing to take
+    std::vector<char>& into = h.discard ? p.spare : *h.into;
+    into.resize(static_cast<size_t>(bytes));
+    p.err = host_.irecv(into.data(), bytes, MPI_BYTE, h.m.peer, comm_, &p.request);
+  }
+  held_.swap(keep_);
+}
+
+void NativeTransport::wait(const int* oldest, int n, std::vector<Completion>* done) {
+  if (!held_.empty()) release_held(oldest, n);
+  batch_.clear();
+  for (int i = 0; i < n; ++i)
+    if (posted_[oldest[i]].request) batch_.push_back(posted_[oldest[i]].request);
   // Wait for what was posted even after an error, so no request outlives
   // the buffers it names.
-  note(host_.waitall(n, requests_.data()));
-  return discard ? MPI_SUCCESS : err;
+  const int err = host_.waitall(static_cast<int>(batch_.size()), batch_.data());
+  for (int i = 0; i < n; ++i) {
+    Posted& p = posted_[oldest[i]];
+    done->push_back({oldest[i], p.err != MPI_SUCCESS ? p.err : (i == 0 ? err : MPI_SUCCESS)});
+    p.request = nullptr;
+    std::vector<char>().swap(p.spare);
+  }
 }
 
 int NativeTransport::pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out,

@@ -1,0 +1,71 @@
+// The one executor's engine: runs a compiled plan (plan.h) as a dependency
+// graph over a nonblocking transport, with a window of messages in flight.
+// What the messages carry is the payload's business: fixed-size blocks for
+// MPI_Alltoall (exec.cc), self-describing messages for MPI_Alltoallv
+// (exec_v.cc). Internal to coll/.
+//
+// The window. Steps (the schedule's non-idle rounds) enter in order; the
+// steps in flight are always a range [k, e) of consecutive steps, k the
+// oldest incomplete one: as many whole steps as fit in `window` messages,
+// at least one, at most the plan's depth. When a step enters, its sends
+// whose blocks are present are posted (gathered first), then all its
+// receives. A send is posted as soon as the receives that bring its blocks
+// (PlanSend::after) have completed and every earlier send to the same peer
+// is posted; receives from one peer are posted in schedule order. So the
+// messages between two ranks are posted in schedule order on both sides,
+// and MPI's non-overtaking rule matches each send with its receive. A step
+// leaves when all its messages are complete; the window then slides. Round
+// by round (window 0, or smaller than a round) is depth 1: the seed's
+// rounds exactly.
+//
+// No deadlock, for any windows (each rank may use its own). Take the
+// oldest step j that some rank has not completed. On every rank whose
+// oldest incomplete step is j, step j is in the window, so all its
+// receives are posted, and its sends are posted too: their blocks come
+// from steps before j, complete, and so are all earlier sends to the same
+// peer. On every other rank step j is complete. So every message of step j
+// is posted on both sides and completes through MPI's progress alone,
+// without any rank posting anything more: step j completes on every rank
+// and j grows. This is why a rank waits only for messages of its own
+// oldest step (Transport::wait's `oldest`) and why the window holds whole
+// steps: a window of W single messages could hold one rank's send and its
+// peer's send of one exchange, neither receive, and both wait forever.
+//
+// Errors: the first one (from the transport, packing or the payload) puts
+// the rank in discard mode (transport.h): the rest of its messages are
+// posted as lost / discarding ones, in the same order, so every peer
+// completes its schedule; the error is returned.
+#pragma once
+
+#include <vector>
+
+#include "coll/exec.h"
+#include "coll/exec_buffers.h"
+#include "coll/plan.h"
+#include "coll/transport.h"
+
+namespace topoa2a::detail {
+
+class Payload {
+ public:
+  virtual ~Payload() = default;
+  // The message for send s, whose blocks are all present (gathers them).
+  virtual int send_message(const PlanSend& s, Message* m) = 0;
+  // Send s completed: its buffer may go.
+  virtual void sent(const PlanSend& /*s*/) {}
+  // Where receive r lands: true with *m for a receive of known length,
+  // false with *into for one of unknown length.
+  virtual bool recv_message(const PlanRecv& r, Message* m, std::vector<char>** into) = 0;
+  // Receive r completed: deliver or keep its blocks.
+  virtual int received(const PlanRecv& r) = 0;
+  // Every message of the step completed.
+  virtual void step_done(const PlanStep& /*step*/) {}
+};
+
+// Runs the plan with at most `window` messages in flight (0: round by
+// round). `failure` may already hold an error (then everything runs in
+// discard mode). Counts messages into stats.
+void run_plan(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
+              RunStats* stats);
+
+}  // namespace topoa2a::detail
