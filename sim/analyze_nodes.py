@@ -7,7 +7,9 @@ Reads DIR/raw.csv (sim_a2a's lines) and DIR/timing.csv; writes
 DIR/results.csv (every point with its bounds and ratios), DIR/summary.md
 (per platform: every candidate at every block size, with its ratio to
 MPICH 4.0.2's default choice and to the best of everything; the bounds; one
-line per block size with the verdicts) and DIR/plot-PLATFORM.png.
+line per block size with the verdicts) and DIR/plot-PLATFORM.png. DIR/explain.csv (sim_a2a --explain, written by
+nodes.py) gives topo_auto's pick where its own run is not done yet: the
+table then names the pick and the time of that candidate's own run.
 
 Bounds for N nodes of Q ranks (p = N Q), blocks of m bytes, NIC bandwidth B
 (platforms.node_bounds): each node's NIC sends what its Q ranks send to the
@@ -52,12 +54,19 @@ def load(outdir):
             rows.append({"platform": r[0], "p": int(r[1]), "alg": r[2], "bytes": int(r[3]),
                          "time": float(r[4]), "rounds": int(r[5]), "choice": r[6],
                          "model": float(r[7]), "check": r[8]})
+    picks = {}  # (platform, bytes) -> topo_auto's pick per sim_a2a --explain
+    epath = os.path.join(outdir, "explain.csv")
+    if os.path.exists(epath):
+        with open(epath) as f:
+            for r in csv.reader(f):
+                if len(r) >= 9 and r[8] == "chosen":
+                    picks[(r[0], int(r[3]))] = (r[2], float(r[4]))
     timing = []
     tpath = os.path.join(outdir, "timing.csv")
     if os.path.exists(tpath):
         with open(tpath) as f:
             timing = list(csv.DictReader(f))
-    return rows, timing
+    return rows, timing, picks
 
 
 def order(names):
@@ -66,7 +75,7 @@ def order(names):
             + sorted(n for n in names if n.startswith(("smpi:", "mpich:")) and n != DEFAULT))
 
 
-def analyze(rows):
+def analyze(rows, picks):
     pts = defaultdict(dict)  # (platform, bytes) -> alg -> row
     for r in rows:
         pts[(r["platform"], r["bytes"])][r["alg"]] = r
@@ -96,7 +105,7 @@ def analyze(rows):
             "best_time": everything.get(best), "best_ours": best_ours,
             "best_ours_time": mine.get(best_ours), "default": default, "auto": auto,
             "best_cand": min(cands, key=cands.get) if cands else None, "cands": cands,
-            "inj": t_inj, "net": t_net, "lat": t_lat,
+            "inj": t_inj, "net": t_net, "lat": t_lat, "pick": picks.get((plat, m)),
         })
     return points
 
@@ -182,10 +191,22 @@ def write_summary(outdir, points, timing):
                    f"{pt['best_ours']} {fmt_us(bo)}" if bo else "-",
                    f"{d['time'] / bo:.2f}" if d and bo else "-",
                    f"{bo / pt['inj']:.2f}" if bo else "-"]
+            pick = pt["pick"]
+            stand = None  # topo_auto not simulated: the run of what it picks
+            if not a and pick:
+                name = pick[0] if pick[0] in pt["cands"] else "mpich:" + pick[0]
+                stand = pt["cands"].get(name)
             if a and pt["best_cand"]:
                 ratio = a["time"] / pt["cands"][pt["best_cand"]]
                 row += [f"{a['choice']} {fmt_us(a['time'])}",
                         f"{ratio:.2f} ({pt['best_cand']}){'' if ratio <= 1.10 else ' **miss**'}"]
+            elif stand and pt["best_cand"]:
+                ratio = stand / pt["cands"][pt["best_cand"]]
+                row += [f"{pick[0]} (not run; predicted {fmt_us(pick[1])}, its own run "
+                        f"{fmt_us(stand)})",
+                        f"{ratio:.2f} ({pt['best_cand']}){'' if ratio <= 1.10 else ' **miss**'}"]
+            elif pick:
+                row += [f"{pick[0]} (not run; predicted {fmt_us(pick[1])})", "-"]
             else:
                 row += ["-", "-"]
             L.append("| " + " | ".join(row) + " |")
@@ -252,8 +273,8 @@ def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     outdir = sys.argv[1]
-    rows, timing = load(outdir)
-    points = analyze(rows)
+    rows, timing, picks = load(outdir)
+    points = analyze(rows, picks)
     write_results(outdir, points)
     write_summary(outdir, points, timing)
     plot(outdir, points)

@@ -29,22 +29,25 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "coll/algorithms.h"
 #include "coll/run.h"
+#include "sim/harness.h"
 #include "sim/mpich_algs.h"
 #include "topology/cost_model.h"
 #include "topology/topology.h"
 
 namespace {
+
+using sim::Buffers;
+using sim::count_errors;
+using sim::fill;
+using sim::synchronized_start;
 
 using topoa2a::Algorithm;
 using topoa2a::Params;
@@ -143,54 +146,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-uint64_t word(int src, int dst, long idx) {
-  return (static_cast<uint64_t>(src) << 40) | (static_cast<uint64_t>(dst) << 20) |
-         static_cast<uint64_t>(idx);
-}
-
-struct Buffers {
-  char* send = nullptr;
-  char* recv = nullptr;
-  size_t bytes = 0;
-  bool shared = false;
-  Buffers(size_t b, bool sh) : bytes(b), shared(sh) {
-    if (shared) {
-      send = static_cast<char*>(SMPI_SHARED_MALLOC(bytes));
-      recv = static_cast<char*>(SMPI_SHARED_MALLOC(bytes));
-    } else {
-      send = static_cast<char*>(std::malloc(bytes));
-      recv = static_cast<char*>(std::malloc(bytes));
-    }
-  }
-  ~Buffers() {
-    if (shared) {
-      SMPI_SHARED_FREE(send);
-      SMPI_SHARED_FREE(recv);
-    } else {
-      std::free(send);
-      std::free(recv);
-    }
-  }
-  Buffers(const Buffers&) = delete;
-  Buffers& operator=(const Buffers&) = delete;
-};
-
-void fill(const Buffers& b, int me, int p, long words) {
-  auto* s = reinterpret_cast<uint64_t*>(b.send);
-  for (int d = 0; d < p; ++d)
-    for (long i = 0; i < words; ++i) s[static_cast<size_t>(d) * words + i] = word(me, d, i);
-  std::memset(b.recv, 0xff, b.bytes);
-}
-
-long count_errors(const Buffers& b, int me, int p, long words) {
-  const auto* r = reinterpret_cast<const uint64_t*>(b.recv);
-  long bad = 0;
-  for (int s = 0; s < p; ++s)
-    for (long i = 0; i < words; ++i)
-      if (r[static_cast<size_t>(s) * words + i] != word(s, me, i)) ++bad;
-  return bad;
-}
-
 // What topo_auto would run: the cost model's choice for this platform.
 struct AutoChoice {
   std::string algorithm;  // ours, or MPICH's "brucks" / "pairwise"
@@ -242,26 +197,6 @@ class AutoModel {
   topoa2a::CostParams cost_;
   std::unique_ptr<topoa2a::CostModel> model_;
 };
-
-// Every rank of `comm` returns at the same simulated instant, which it
-// returns: a barrier, the latest clock over all ranks (allreduce), and a
-// simulated sleep (SMPI's nanosleep advances the simulated clock) up to
-// that clock plus 1 ms, far more than the allreduce's skew. Timing from
-// there is independent of how skewed the ranks left the previous call.
-double synchronized_start(MPI_Comm comm) {
-  MPI_Barrier(comm);
-  double latest = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &latest, 1, MPI_DOUBLE, MPI_MAX, comm);
-  const double target = latest + 1e-3;
-  const double wait = target - MPI_Wtime();
-  if (wait > 0) {
-    struct timespec ts;
-    ts.tv_sec = static_cast<time_t>(wait);
-    ts.tv_nsec = static_cast<long>((wait - static_cast<double>(ts.tv_sec)) * 1e9);
-    nanosleep(&ts, nullptr);
-  }
-  return target;
-}
 
 // Rank 0's choice for blocks of m bytes, on every rank.
 AutoChoice broadcast_choice(const AutoModel* model, size_t m, const Params& base) {

@@ -3,6 +3,7 @@
 
   python3 sim/nodes.py [--out DIR] [--platforms P,P,...] [--sizes B,B,...]
                        [--only REGEX] [--skip REGEX] [--redo] [--quick] [--timeout S] [--list]
+  python3 sim/nodes.py [--out DIR] --publish sim/results/nodes
 
 One smpirun per (platform, candidate, block size), so that every point has
 its own wall time and a stopped sweep resumes where it stopped: a point
@@ -30,6 +31,7 @@ import io
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -96,6 +98,34 @@ def candidates(ours):
     return c
 
 
+def explain(exe, pdir, out, plats, sizes):
+    """topo_auto's pick and the model's price of every candidate at every
+    point (sim_a2a --explain: the cost model only, one process, nothing
+    simulated) -> DIR/explain.csv, so that a point whose topo_auto run is
+    not done yet still shows what it would run."""
+    path = os.path.join(out, "explain.csv")
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            rows = [l for l in f if l.split(",")[0] not in {f"{k}-{s}" for k, s in plats}]
+    hosts = os.path.join(pdir, "one.hosts")
+    for kind, spec in plats:
+        name = f"{kind}-{spec}"
+        info = platforms.describe_nodes(kind, spec)
+        if not os.path.exists(os.path.join(pdir, name + ".xml")):
+            with contextlib.redirect_stdout(io.StringIO()):
+                platforms.write_nodes(pdir, kind, spec)
+        r = subprocess.run(["smpirun", "-no-privatize", "-np", "1", "-platform",
+                            os.path.join(pdir, name + ".xml"), "-hostfile", hosts,
+                            "--log=root.thres:critical", exe, "--platform", name, "--explain",
+                            str(info["p"]), "--sizes", ",".join(map(str, sizes)), "--topology",
+                            info["model_topology"], "--cost", info["cost"]],
+                           capture_output=True, text=True)
+        rows += [l + "\n" for l in r.stdout.splitlines() if l.startswith(name + ",")]
+    with open(path, "w") as f:
+        f.writelines(rows)
+
+
 def load_done(timing):
     done = {}
     if os.path.exists(timing):
@@ -126,12 +156,22 @@ def main():
                     help="fattree-4x4 and dragonfly-8x2, 8 B and 2 KiB: a minute")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--publish", metavar="DIR",
+                    help="copy --out's raw.csv and timing.csv to DIR (e.g. sim/results/nodes), "
+                    "regenerate the tables and plots there, run nothing")
     args = ap.parse_args()
     if args.quick:
         args.platforms, args.sizes = "fattree-4x4,dragonfly-8x2", "8,2048"
         if args.out == ap.get_default("out"):
             args.out = os.path.join(ROOT, "build", "sim-nodes-quick")
     out = os.path.abspath(args.out)
+    if args.publish:
+        os.makedirs(args.publish, exist_ok=True)
+        for f in ("raw.csv", "timing.csv"):
+            shutil.copyfile(os.path.join(out, f), os.path.join(args.publish, f))
+        subprocess.run([sys.executable, os.path.join(HERE, "analyze_nodes.py"), args.publish],
+                       check=True)
+        return
     pdir, ldir = os.path.join(out, "platforms"), os.path.join(out, "logs")
     os.makedirs(pdir, exist_ok=True)
     os.makedirs(ldir, exist_ok=True)
@@ -148,29 +188,40 @@ def main():
     only = re.compile(args.only) if args.only else None
     skip = re.compile(args.skip) if args.skip else None
 
-    # Cheap points first: by size, then platform, then candidate; SMPI's
-    # basic_linear (p^2 concurrent flows) last at each size.
+    # Cheap and central points first: topoa2a's, topo_auto, MPICH's default
+    # and SMPI's cheaper algorithms at every size and platform; then SMPI's
+    # many-messages-at-once algorithms and selectors (mvapich2_scatter_dest,
+    # mpich, ompi: minutes per point at p = 256); SMPI's basic_linear (p^2
+    # concurrent flows: over 5 minutes for one 8-byte point at 16x16) last.
+    # topo_auto after the others of the first tier: where it picks MPICH's
+    # scattered it costs as much as mpich_default (minutes per point).
+    def tier(label):
+        return {"topo_auto": 1, "smpi-mvapich2_scatter_dest": 2, "smpi-mpich": 2, "smpi-ompi": 2,
+                "smpi-basic_linear": 3}.get(label, 0)
+
     plan = []
-    for m in sizes:
-        for kind, spec in plats:
-            name = f"{kind}-{spec}"
-            cands = candidates(ours)
-            cands.sort(key=lambda c: c[0] == "smpi-basic_linear")
-            for label, algs, extra, alg in cands:
-                key = (name, label, str(m))
-                if only and not only.search(f"{name} {label} {m}"):
-                    continue
-                if skip and skip.search(f"{name} {label} {m}"):
-                    continue
-                if done.get(key) == "ok" and not args.redo:
-                    continue
-                plan.append((kind, spec, m, label, algs, extra, alg))
+    for t in range(4):
+        for m in sizes:
+            for kind, spec in plats:
+                name = f"{kind}-{spec}"
+                for label, algs, extra, alg in candidates(ours):
+                    if tier(label) != t:
+                        continue
+                    key = (name, label, str(m))
+                    if only and not only.search(f"{name} {label} {m}"):
+                        continue
+                    if skip and skip.search(f"{name} {label} {m}"):
+                        continue
+                    if done.get(key) == "ok" and not args.redo:
+                        continue
+                    plan.append((kind, spec, m, label, algs, extra, alg))
     if args.list:
         for kind, spec, m, label, *_ in plan:
             print(f"{kind}-{spec} {label} {m}")
         print(f"{len(plan)} runs")
         return
     print(f"nodes: {len(plan)} runs -> {out}", flush=True)
+    explain(exe, pdir, out, plats, sizes)
     start = time.time()
     for kind, spec, m, label, algs, extra, alg in plan:
         name = f"{kind}-{spec}"
