@@ -37,6 +37,7 @@
 
 #include "coll/algorithms.h"
 #include "coll/run.h"
+#include "sim/auto_choice.h"
 #include "sim/harness.h"
 #include "sim/mpich_algs.h"
 #include "topology/cost_model.h"
@@ -44,6 +45,8 @@
 
 namespace {
 
+using sim::AutoChoice;
+using sim::AutoModel;
 using sim::Buffers;
 using sim::count_errors;
 using sim::fill;
@@ -146,79 +149,18 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// What topo_auto would run: the cost model's choice for this platform.
-struct AutoChoice {
-  std::string algorithm;  // ours, or MPICH's "brucks" / "pairwise"
-  Params params;
-  double predicted = 0;
-};
-
-// The simulated machine as topoa2a sees it: one node per rank unless
-// --topology forces a layout (nodes:NxQ), and the forced network.
-topoa2a::Topology sim_topology(int p, const Options& o) {
-  std::vector<int> node_of_rank(p);
-  for (int r = 0; r < p; ++r) node_of_rank[r] = r;
-  topoa2a::Topology t = topoa2a::topology_from_layout(node_of_rank);
-  if (!o.topology.empty()) {
-    topoa2a::NetworkDesc desc;
-    std::string err;
-    if (!topoa2a::parse_forced_topology(o.topology, &desc, &err)) usage(err.c_str());
-    topoa2a::configure_topology(&t, nullptr, "", &desc);
-    if (!t.errors.empty()) usage(t.errors[0].c_str());
-  }
+topoa2a::Topology topology_or_exit(int p, const Options& o) {
+  std::string err;
+  topoa2a::Topology t = sim::sim_topology(p, o.topology, &err);
+  if (!err.empty()) usage(err.c_str());
   return t;
 }
 
-// The parameters a forced algorithm runs with on this topology, as the
-// plugin's select layer derives them (plugin/select.cc: the default mesh
-// grid). Where Params gains the node layout, it is filled here from `t`.
-Params algorithm_params(const topoa2a::Topology& t, int p) {
-  (void)t;
-  return topoa2a::resolve_params(p, Params{});
-}
-
-class AutoModel {
- public:
-  AutoModel(int p, const Options& o) : topo_(sim_topology(p, o)) {
-    std::string err;
-    if (!o.cost.empty() && !topoa2a::parse_cost_params(o.cost, &cost_, &err)) usage(err.c_str());
-    model_ = std::make_unique<topoa2a::CostModel>(topo_, cost_);
-  }
-  AutoChoice choose(size_t m) const {
-    const topoa2a::Choice c = model_->choose(m);
-    return {c.algorithm, c.params, c.predicted};
-  }
-  const topoa2a::CostParams& cost() const { return cost_; }
-  const topoa2a::CostModel& model() const { return *model_; }
-  std::string describe() const { return topoa2a::describe(topo_.network); }
-
- private:
-  topoa2a::Topology topo_;
-  topoa2a::CostParams cost_;
-  std::unique_ptr<topoa2a::CostModel> model_;
-};
-
-// Rank 0's choice for blocks of m bytes, on every rank.
-AutoChoice broadcast_choice(const AutoModel* model, size_t m, const Params& base) {
-  struct {
-    char name[32];
-    int rows, cols;
-    double predicted;
-  } wire{};
-  if (model) {
-    const AutoChoice c = model->choose(m);
-    std::snprintf(wire.name, sizeof wire.name, "%s", c.algorithm.c_str());
-    wire.rows = c.params.grid.rows;
-    wire.cols = c.params.grid.cols;
-    wire.predicted = c.predicted;
-  }
-  MPI_Bcast(&wire, sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
-  AutoChoice c;
-  c.algorithm = wire.name;
-  c.params = base;
-  if (wire.rows > 0) c.params.grid = {wire.rows, wire.cols};
-  c.predicted = wire.predicted;
-  return c;
+topoa2a::CostParams cost_or_exit(const Options& o) {
+  topoa2a::CostParams cost;
+  std::string err;
+  if (!o.cost.empty() && !topoa2a::parse_cost_params(o.cost, &cost, &err)) usage(err.c_str());
+  return cost;
 }
 
 }  // namespace
@@ -244,7 +186,7 @@ int main(int argc, char** argv) {
     // does it; nothing is simulated): platform,p,algorithm,bytes,predicted_s,
     // ts_eff,tw_eff,congestion,chosen.
     if (me == 0) {
-      const AutoModel m(o.explain_p, o);
+      const AutoModel m(topology_or_exit(o.explain_p, o), cost_or_exit(o));
       for (long bytes : o.sizes) {
         const topoa2a::Choice c = m.model().choose(static_cast<size_t>(bytes));
         for (const topoa2a::Estimate& e : c.considered)
@@ -261,19 +203,15 @@ int main(int argc, char** argv) {
   // Only rank 0 builds the model (its cost grows with p); the choice is
   // broadcast, as every rank of the plugin makes the same choice.
   std::unique_ptr<AutoModel> model;
-  if (want_auto && me == 0) model = std::make_unique<AutoModel>(p, o);
-  const topoa2a::Topology topo = sim_topology(p, o);
-  const Params base_params = algorithm_params(topo, p);
+  const topoa2a::Topology topo = topology_or_exit(p, o);
+  if (want_auto && me == 0) model = std::make_unique<AutoModel>(topo, cost_or_exit(o));
+  const Params base_params = sim::algorithm_params(topo, p);
   if (me == 0 && model)
     std::fprintf(stderr, "sim_a2a: p=%d platform=%s model network: %s, cost %s\n", p,
                  o.platform.c_str(), model->describe().c_str(),
                  topoa2a::to_string(model->cost()).c_str());
 
-  topoa2a::CostParams seed_cost;
-  if (!o.cost.empty()) {
-    std::string err;
-    if (!topoa2a::parse_cost_params(o.cost, &seed_cost, &err)) usage(err.c_str());
-  }
+  const topoa2a::CostParams seed_cost = cost_or_exit(o);
 
   int failures = 0;
   for (long m : o.sizes) {
@@ -288,7 +226,8 @@ int main(int argc, char** argv) {
       const Algorithm* algo = nullptr;
       Params params = base_params;
       if (name == "topo_auto") {
-        const AutoChoice c = broadcast_choice(model.get(), static_cast<size_t>(m), base_params);
+        const AutoChoice c =
+            sim::broadcast_choice(model.get(), static_cast<size_t>(m), base_params);
         predicted = c.predicted;
         choice = c.algorithm;
         if (c.algorithm == "mesh")

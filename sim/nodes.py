@@ -3,7 +3,7 @@
 
   python3 sim/nodes.py [--out DIR] [--platforms P,P,...] [--sizes B,B,...]
                        [--only REGEX] [--skip REGEX] [--redo] [--quick] [--timeout S] [--list]
-  python3 sim/nodes.py [--out DIR] --publish sim/results/nodes
+  python3 sim/nodes.py [--out DIR[,DIR...]] --publish sim/results/nodes
 
 One smpirun per (platform, candidate, block size), so that every point has
 its own wall time and a stopped sweep resumes where it stopped: a point
@@ -164,14 +164,27 @@ def main():
         args.platforms, args.sizes = "fattree-4x4,dragonfly-8x2", "8,2048"
         if args.out == ap.get_default("out"):
             args.out = os.path.join(ROOT, "build", "sim-nodes-quick")
-    out = os.path.abspath(args.out)
     if args.publish:
+        # --out may list several sweep directories (comma separated, e.g.
+        # two sweeps run side by side over different sizes): their lines
+        # are concatenated, the first directory's header and explain.csv.
         os.makedirs(args.publish, exist_ok=True)
-        for f in ("raw.csv", "timing.csv"):
-            shutil.copyfile(os.path.join(out, f), os.path.join(args.publish, f))
+        srcs = [os.path.abspath(d) for d in args.out.split(",") if d]
+        for f in ("raw.csv", "timing.csv", "explain.csv"):
+            lines = []
+            for i, d in enumerate(srcs):
+                path = os.path.join(d, f)
+                if not os.path.exists(path) or (f == "explain.csv" and i):
+                    continue
+                with open(path) as fh:
+                    got = fh.readlines()
+                lines += got if (i == 0 or f != "timing.csv") else got[1:]
+            with open(os.path.join(args.publish, f), "w") as fh:
+                fh.writelines(lines)
         subprocess.run([sys.executable, os.path.join(HERE, "analyze_nodes.py"), args.publish],
                        check=True)
         return
+    out = os.path.abspath(args.out)
     pdir, ldir = os.path.join(out, "platforms"), os.path.join(out, "logs")
     os.makedirs(pdir, exist_ok=True)
     os.makedirs(ldir, exist_ok=True)
