@@ -156,6 +156,9 @@ def main():
                     help="fattree-4x4 and dragonfly-8x2, 8 B and 2 KiB: a minute")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--cfg", action="append", default=[], metavar="KEY:VALUE",
+                    help="extra SimGrid setting for these runs (noted in timing.csv), "
+                    "e.g. maxmin/precision:1e-4")
     ap.add_argument("--publish", metavar="DIR",
                     help="copy --out's raw.csv and timing.csv to DIR (e.g. sim/results/nodes), "
                     "regenerate the tables and plots there, run nothing")
@@ -255,10 +258,12 @@ def main():
         if m > CHECK_MAX:
             drv.append("--shared")
         status, wall = "ok", 0.0
+        user_cfg = [f"--cfg={c}" for c in args.cfg]
         for prec in ([], ["--cfg=maxmin/precision:1e-4"]):
             cmd = (["nice", "smpirun", "-no-privatize", "-np", str(info["p"]), "-platform",
                     os.path.join(pdir, name + ".xml"), "-hostfile",
-                    os.path.join(pdir, name + ".hosts")] + SMPI_CFG + prec + extra + drv)
+                    os.path.join(pdir, name + ".hosts")] + SMPI_CFG + user_cfg + prec + extra
+                   + drv)
             log = os.path.join(ldir, f"{name}-{label}-{m}.log")
             t0 = time.time()
             with open(log, "w") as f:
@@ -278,7 +283,7 @@ def main():
             if status.startswith("failed") and "saturate" in text and not prec:
                 continue
             break
-        note = "maxmin/precision 1e-4" if prec else ""
+        note = " ".join(args.cfg + (["maxmin/precision:1e-4 (retry)"] if prec else []))
         with open(timing, "a") as f:
             f.write(f"{name},{info['p']},{label},{m},{wall:.1f},{status},{note}\n")
         print(f"nodes: {name:16} {label:26} {m:6} {wall:7.1f}s {status}", flush=True)
