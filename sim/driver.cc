@@ -7,40 +7,57 @@
 // simulated platform (--topology, MPIR_CVAR_TOPOA2A_TOPOLOGY syntax), with
 // t_s / t_w given by --cost. MPI_Alltoall runs whatever SMPI algorithm
 // --cfg=smpi/alltoall:NAME selected; --mpi-label names it in the output.
+// mpich_brucks / mpich_scattered / mpich_pairwise run sim/mpich_algs.h's
+// reproductions of MPICH 4.0.2's algorithms; mpich_default runs the one
+// MPICH 4.0.2's shipped tuning picks for each size (choice column), as
+// topo_auto does when it picks one of MPICH's.
+//
+// --topology may give a node layout (nodes:NxQ,fat_tree): every rank builds
+// that Topology (no communication) and the algorithms run with the
+// parameters derived from it (algorithm_params).
 //
 // Payload: 8-byte words (src << 40 | dst << 20 | index), so a block that
 // lands in the wrong place, or a word out of order, is caught by --check.
 //
 // Output (rank 0, stdout and --csv): one line per (algorithm, size)
 //   platform,p,algorithm,bytes,time_s,rounds,choice,model_s,check
-// time_s is the slowest rank's mean simulated time per call; model_s is the
+// time_s: all ranks start at one simulated instant (synchronized_start);
+// the time until the last rank ends, per call (mean over --iters). model_s is the
 // seed formula at --cost's ts_inter / tw_inter (ours) or topo_auto's
 // predicted time (the cost model, congestion included); choice is what
 // topo_auto picked. check: ok, WRONG, error or unchecked.
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "coll/algorithms.h"
 #include "coll/run.h"
+#include "sim/auto_choice.h"
+#include "sim/harness.h"
+#include "sim/mpich_algs.h"
 #include "topology/cost_model.h"
 #include "topology/topology.h"
 
 namespace {
+
+using sim::AutoChoice;
+using sim::AutoModel;
+using sim::Buffers;
+using sim::count_errors;
+using sim::fill;
+using sim::synchronized_start;
 
 using topoa2a::Algorithm;
 using topoa2a::Params;
 
 struct Options {
   std::vector<long> sizes{8, 1024};
-  std::vector<std::string> algs;  // ours, "topo_auto", "mpi", "mpich_scattered"
+  std::vector<std::string> algs;  // ours, "topo_auto", "mpi", "mpich_NAME"
   std::string platform = "unnamed";
   std::string topology;  // forced topology for the cost model
   std::string cost;      // MPIR_CVAR_TOPOA2A_COST syntax
@@ -69,7 +86,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::fprintf(stderr,
                "sim_a2a: %s\nusage: sim_a2a [--sizes B,B,...] [--algs a,b,...|all] "
                "[--platform NAME] [--topology T] [--cost C] [--mpi-label NAME] [--iters N] "
-               "[--warmup N] [--no-check] [--shared] [--csv FILE] [--explain P]\n",
+               "[--warmup N] [--no-check] [--shared] [--csv FILE] [--explain P] [--list]\n",
                msg);
   std::exit(2);
 }
@@ -103,6 +120,10 @@ Options parse(int argc, char** argv) {
       o.warmup = std::max(0, std::atoi(value().c_str()));
     } else if (a == "--no-check") {
       o.check = false;
+    } else if (a == "--list") {
+      // The algorithm table, one name a line (for the sweep scripts).
+      for (const Algorithm& t : topoa2a::algorithms()) std::printf("%s\n", t.name);
+      std::exit(0);
     } else if (a == "--explain") {
       o.explain_p = std::atoi(value().c_str());
     } else if (a == "--shared") {
@@ -128,148 +149,18 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-uint64_t word(int src, int dst, long idx) {
-  return (static_cast<uint64_t>(src) << 40) | (static_cast<uint64_t>(dst) << 20) |
-         static_cast<uint64_t>(idx);
+topoa2a::Topology topology_or_exit(int p, const Options& o) {
+  std::string err;
+  topoa2a::Topology t = sim::sim_topology(p, o.topology, &err);
+  if (!err.empty()) usage(err.c_str());
+  return t;
 }
 
-struct Buffers {
-  char* send = nullptr;
-  char* recv = nullptr;
-  size_t bytes = 0;
-  bool shared = false;
-  Buffers(size_t b, bool sh) : bytes(b), shared(sh) {
-    if (shared) {
-      send = static_cast<char*>(SMPI_SHARED_MALLOC(bytes));
-      recv = static_cast<char*>(SMPI_SHARED_MALLOC(bytes));
-    } else {
-      send = static_cast<char*>(std::malloc(bytes));
-      recv = static_cast<char*>(std::malloc(bytes));
-    }
-  }
-  ~Buffers() {
-    if (shared) {
-      SMPI_SHARED_FREE(send);
-      SMPI_SHARED_FREE(recv);
-    } else {
-      std::free(send);
-      std::free(recv);
-    }
-  }
-  Buffers(const Buffers&) = delete;
-  Buffers& operator=(const Buffers&) = delete;
-};
-
-void fill(const Buffers& b, int me, int p, long words) {
-  auto* s = reinterpret_cast<uint64_t*>(b.send);
-  for (int d = 0; d < p; ++d)
-    for (long i = 0; i < words; ++i) s[static_cast<size_t>(d) * words + i] = word(me, d, i);
-  std::memset(b.recv, 0xff, b.bytes);
-}
-
-long count_errors(const Buffers& b, int me, int p, long words) {
-  const auto* r = reinterpret_cast<const uint64_t*>(b.recv);
-  long bad = 0;
-  for (int s = 0; s < p; ++s)
-    for (long i = 0; i < words; ++i)
-      if (r[static_cast<size_t>(s) * words + i] != word(s, me, i)) ++bad;
-  return bad;
-}
-
-// What topo_auto would run: the cost model's choice for this platform.
-struct AutoChoice {
-  std::string algorithm;  // ours, or MPICH's "brucks" / "pairwise"
-  Params params;
-  double predicted = 0;
-};
-
-class AutoModel {
- public:
-  AutoModel(int p, const Options& o) {
-    std::vector<int> node_of_rank(p);
-    for (int r = 0; r < p; ++r) node_of_rank[r] = r;  // one rank per simulated host
-    topo_ = topoa2a::topology_from_layout(node_of_rank);
-    std::string err;
-    if (!o.topology.empty()) {
-      topoa2a::NetworkDesc desc;
-      if (!topoa2a::parse_forced_topology(o.topology, &desc, &err)) usage(err.c_str());
-      topoa2a::configure_topology(&topo_, nullptr, "", &desc);
-      if (!topo_.errors.empty()) usage(topo_.errors[0].c_str());
-    }
-    if (!o.cost.empty() && !topoa2a::parse_cost_params(o.cost, &cost_, &err)) usage(err.c_str());
-    model_ = std::make_unique<topoa2a::CostModel>(topo_, cost_);
-  }
-  AutoChoice choose(size_t m) const {
-    const topoa2a::Choice c = model_->choose(m);
-    return {c.algorithm, c.params, c.predicted};
-  }
-  const topoa2a::CostParams& cost() const { return cost_; }
-  const topoa2a::CostModel& model() const { return *model_; }
-  std::string describe() const { return topoa2a::describe(topo_.network); }
-
- private:
-  topoa2a::Topology topo_;
-  topoa2a::CostParams cost_;
-  std::unique_ptr<topoa2a::CostModel> model_;
-};
-
-// MPICH 4.0.2's scattered all-to-all (MPIR_Alltoall_intra_scattered), for a
-// contiguous type: in batches of `throttle` peers (MPIR_CVAR_ALLTOALL_THROTTLE,
-// default 32), post the receives from rank+i and the sends to rank-i, then
-// wait for the batch. SMPI has no such algorithm; its basic_linear posts all
-// p-1 at once.
-int mpich_scattered(const char* sb, char* rb, long bytes, MPI_Comm comm, int throttle = 32) {
-  int p, me;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &me);
-  // The block to self is a local copy (the simulated platforms route no
-  // host to itself).
-  std::memcpy(rb + static_cast<size_t>(me) * bytes, sb + static_cast<size_t>(me) * bytes,
-              static_cast<size_t>(bytes));
-  std::vector<MPI_Request> reqs;
-  for (int ii = 0; ii < p; ii += throttle) {
-    const int ss = std::min(throttle, p - ii);
-    reqs.clear();
-    for (int i = 0; i < ss; ++i) {
-      const int src = (me + ii + i) % p;
-      if (src == me) continue;
-      reqs.emplace_back();
-      MPI_Irecv(rb + static_cast<size_t>(src) * bytes, static_cast<int>(bytes), MPI_BYTE, src, 7,
-                comm, &reqs.back());
-    }
-    for (int i = 0; i < ss; ++i) {
-      const int dst = (me - ii - i + p) % p;
-      if (dst == me) continue;
-      reqs.emplace_back();
-      MPI_Isend(sb + static_cast<size_t>(dst) * bytes, static_cast<int>(bytes), MPI_BYTE, dst, 7,
-                comm, &reqs.back());
-    }
-    const int err = MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-    if (err != MPI_SUCCESS) return err;
-  }
-  return MPI_SUCCESS;
-}
-
-// Rank 0's choice for blocks of m bytes, on every rank.
-AutoChoice broadcast_choice(const AutoModel* model, size_t m) {
-  struct {
-    char name[32];
-    int rows, cols;
-    double predicted;
-  } wire{};
-  if (model) {
-    const AutoChoice c = model->choose(m);
-    std::snprintf(wire.name, sizeof wire.name, "%s", c.algorithm.c_str());
-    wire.rows = c.params.grid.rows;
-    wire.cols = c.params.grid.cols;
-    wire.predicted = c.predicted;
-  }
-  MPI_Bcast(&wire, sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
-  AutoChoice c;
-  c.algorithm = wire.name;
-  c.params.grid = {wire.rows, wire.cols};
-  c.predicted = wire.predicted;
-  return c;
+topoa2a::CostParams cost_or_exit(const Options& o) {
+  topoa2a::CostParams cost;
+  std::string err;
+  if (!o.cost.empty() && !topoa2a::parse_cost_params(o.cost, &cost, &err)) usage(err.c_str());
+  return cost;
 }
 
 }  // namespace
@@ -295,7 +186,7 @@ int main(int argc, char** argv) {
     // does it; nothing is simulated): platform,p,algorithm,bytes,predicted_s,
     // ts_eff,tw_eff,congestion,chosen.
     if (me == 0) {
-      const AutoModel m(o.explain_p, o);
+      const AutoModel m(topology_or_exit(o.explain_p, o), cost_or_exit(o));
       for (long bytes : o.sizes) {
         const topoa2a::Choice c = m.model().choose(static_cast<size_t>(bytes));
         for (const topoa2a::Estimate& e : c.considered)
@@ -312,32 +203,31 @@ int main(int argc, char** argv) {
   // Only rank 0 builds the model (its cost grows with p); the choice is
   // broadcast, as every rank of the plugin makes the same choice.
   std::unique_ptr<AutoModel> model;
-  if (want_auto && me == 0) model = std::make_unique<AutoModel>(p, o);
+  const topoa2a::Topology topo = topology_or_exit(p, o);
+  if (want_auto && me == 0) model = std::make_unique<AutoModel>(topo, cost_or_exit(o));
+  const Params base_params = sim::algorithm_params(topo, p);
   if (me == 0 && model)
     std::fprintf(stderr, "sim_a2a: p=%d platform=%s model network: %s, cost %s\n", p,
                  o.platform.c_str(), model->describe().c_str(),
                  topoa2a::to_string(model->cost()).c_str());
 
-  topoa2a::CostParams seed_cost;
-  if (!o.cost.empty()) {
-    std::string err;
-    if (!topoa2a::parse_cost_params(o.cost, &seed_cost, &err)) usage(err.c_str());
-  }
+  const topoa2a::CostParams seed_cost = cost_or_exit(o);
 
   int failures = 0;
   for (long m : o.sizes) {
     const long words = m / 8;
     Buffers buf(static_cast<size_t>(m) * p, o.shared);
     for (const std::string& name : o.algs) {
-      std::string label = name == "mpi"               ? o.mpi_label
-                          : name == "mpich_scattered" ? "mpich:scattered"
-                                                      : name;
+      const bool is_mpich = name.rfind("mpich_", 0) == 0;
+      std::string label = name == "mpi" ? o.mpi_label : is_mpich ? "mpich:" + name.substr(6) : name;
       std::string choice;
+      std::string mpich;  // the MPICH algorithm to run (reproduction), if any
       double predicted = 0;
       const Algorithm* algo = nullptr;
-      Params params;
+      Params params = base_params;
       if (name == "topo_auto") {
-        const AutoChoice c = broadcast_choice(model.get(), static_cast<size_t>(m));
+        const AutoChoice c =
+            sim::broadcast_choice(model.get(), static_cast<size_t>(m), base_params);
         predicted = c.predicted;
         choice = c.algorithm;
         if (c.algorithm == "mesh")
@@ -345,31 +235,27 @@ int main(int argc, char** argv) {
               ":" + std::to_string(c.params.grid.rows) + "x" + std::to_string(c.params.grid.cols);
         algo = topoa2a::find_algorithm(c.algorithm);
         params = c.params;
-        if (!algo) {
-          // MPICH's brucks / pairwise: not ours; the analysis takes the time
-          // of SMPI's equivalent (bruck / pair) on the same platform.
-          if (me == 0) {
-            std::printf("%s,%d,%s,%ld,,0,%s,%.6e,skip\n", o.platform.c_str(), p, label.c_str(), m,
-                        choice.c_str(), predicted);
-            if (csv)
-              std::fprintf(csv, "%s,%d,%s,%ld,,0,%s,%.6e,skip\n", o.platform.c_str(), p,
-                           label.c_str(), m, choice.c_str(), predicted);
-          }
-          continue;
-        }
-      } else if (name != "mpi" && name != "mpich_scattered") {
+        // Not ours: one of MPICH's (brucks, pairwise, scattered), run as
+        // MPICH runs it, as the plugin hands it to MPICH.
+        if (!algo) mpich = c.algorithm;
+      } else if (name == "mpich_default") {
+        mpich = choice = sim::mpich_default_choice(p, m, false);
+      } else if (is_mpich) {
+        mpich = name.substr(6);
+      } else if (name != "mpi") {
         algo = topoa2a::find_algorithm(name);
         if (!algo) usage(("unknown algorithm " + name).c_str());
-        const Params resolved = topoa2a::resolve_params(p, params);
-        const std::string why = algo->check(p, resolved);
+        const std::string why = algo->check(p, params);
         if (!why.empty()) {
           if (me == 0) std::fprintf(stderr, "sim_a2a: %s skipped: %s\n", name.c_str(), why.c_str());
           continue;
         }
         // The seed's formula at the platform's network t_s, t_w.
         predicted =
-            algo->time(p, resolved, seed_cost.ts_inter, seed_cost.tw_inter, static_cast<double>(m));
+            algo->time(p, params, seed_cost.ts_inter, seed_cost.tw_inter, static_cast<double>(m));
       }
+      if (!mpich.empty() && mpich != "brucks" && mpich != "scattered" && mpich != "pairwise")
+        usage(("no reproduction of MPICH's " + mpich).c_str());
       if (o.check) fill(buf, me, p, words);
       topoa2a::RunStats stats;
       const topoa2a::AlltoallArgs args{buf.send, static_cast<int>(words), MPI_UINT64_T,
@@ -381,8 +267,8 @@ int main(int argc, char** argv) {
           err = topoa2a::run_on_comm(*algo, params, args, comm, &stats, &why);
           if (err != MPI_SUCCESS && me == 0)
             std::fprintf(stderr, "sim_a2a: %s failed: %d %s\n", label.c_str(), err, why.c_str());
-        } else if (name == "mpich_scattered") {
-          err = mpich_scattered(buf.send, buf.recv, m, comm);
+        } else if (!mpich.empty()) {
+          err = sim::run_mpich(mpich, buf.send, buf.recv, m, comm);
         } else {
           err = MPI_Alltoall(buf.send, static_cast<int>(words), MPI_UINT64_T, buf.recv,
                              static_cast<int>(words), MPI_UINT64_T, MPI_COMM_WORLD);
@@ -393,8 +279,8 @@ int main(int argc, char** argv) {
       for (int i = 0; i < o.warmup && err == MPI_SUCCESS; ++i) err = once();
       long bad = 0;
       if (o.check && err == MPI_SUCCESS) bad = count_errors(buf, me, p, words);
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double t0 = MPI_Wtime();
+      // From one common start to the last rank's end (per call).
+      const double t0 = synchronized_start(MPI_COMM_WORLD);
       for (int i = 0; i < o.iters && err == MPI_SUCCESS; ++i) err = once();
       const double mine = (MPI_Wtime() - t0) / o.iters;
       if (o.check && err == MPI_SUCCESS && o.warmup == 0) bad = count_errors(buf, me, p, words);

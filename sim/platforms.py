@@ -6,6 +6,9 @@ to know about them.
                                   and prints one line: the topoa2a forced
                                   topology (MPIR_CVAR_TOPOA2A_TOPOLOGY syntax)
   platforms.py info KIND P        prints the platform facts as JSON
+  platforms.py write DIR KIND NxQ / info KIND NxQ: the same for N nodes of
+                                  Q cores (ranks) each; KIND: fattree,
+                                  fattree2 (2:1 tapered), dragonfly
 
 KIND: ring, torus2d, torus3d, fattree, dragonfly. One MPI rank per host.
 Every link: LINK_BW bytes/s and LINK_LAT seconds, full duplex (SPLITDUPLEX:
@@ -139,9 +142,129 @@ def write(outdir, kind, p):
     print(info["model_topology"])
 
 
+# --- Clusters of many-core nodes (KIND-NxQ: N nodes of Q ranks each) -------
+#
+# Each SimGrid host is one node with Q cores; the hostfile repeats it Q times
+# (block placement: ranks q*i .. q*i+Q-1 on node i). The host's private link
+# is its NIC (LINK_BW each way, SPLITDUPLEX); the network links are as above.
+# Traffic between two ranks of one node takes the host's loopback link
+# (cluster attributes loopback_bw / loopback_lat): SHM_BW per message and
+# SHM_LAT, a shared-memory copy between two cores. SimGrid makes a cluster's
+# loopback a FATPIPE: every intra-node message gets SHM_BW whatever else the
+# node copies at the same time (no memory-bandwidth limit per node).
+SHM_BW = 20e9  # bytes/s per intra-node message (one core's shm copy)
+SHM_LAT = 0.2e-6  # seconds, intra-node latency (receive overhead on top)
+
+NODE_KINDS = ("fattree", "fattree2", "dragonfly")
+
+
+def _node_spec(spec):
+    n, q = (int(x) for x in spec.split("x"))
+    return n, q
+
+
+def describe_nodes(kind, spec):
+    """Facts about one many-core-node platform: N nodes, Q ranks each."""
+    n, q = _node_spec(spec)
+    bw, lat = LINK_BW, LINK_LAT
+    if kind in ("fattree", "fattree2"):
+        # Two levels: `leaves` leaf switches of `k` nodes; full bisection
+        # (fattree): k up-links per leaf to k spines; 2:1 tapered
+        # (fattree2): k/2 up-links per leaf to k/2 spines.
+        leaves = {4: 2, 8: 2, 16: 4, 32: 4, 64: 8, 128: 8}.get(n)
+        if not leaves:
+            raise SystemExit(f"{kind}: no layout for {n} nodes")
+        k = n // leaves
+        up = k if kind == "fattree" else k // 2
+        attrs = {"topology": "FAT_TREE", "topo_parameters": f"2;{k},{leaves};1,{up};1,1"}
+        net = "fat_tree"
+        diameter = 4
+        bisection_links = leaves // 2 * up  # links each way across the cut
+        desc = (f"{leaves} leaves of {k} nodes, {up} spines, "
+                + ("full bisection" if up == k else f"{k}:{up} tapered"))
+    else:
+        # g groups, c chassis, r routers, h nodes per router; 4 global links
+        # per pair of groups (SimGrid needs r >= g).
+        layouts = {8: (2, 2, 2, 1), 16: (2, 2, 2, 2), 32: (2, 2, 4, 2), 64: (4, 2, 4, 2),
+                   128: (4, 2, 4, 4)}
+        if n not in layouts:
+            raise SystemExit(f"dragonfly: no layout for {n} nodes")
+        groups, chassis, routers, hosts = layouts[n]
+        glinks = 4
+        attrs = {"topology": "DRAGONFLY",
+                 "topo_parameters": f"{groups},{glinks};{chassis},2;{routers},1;{hosts}"}
+        net = f"dragonfly:{groups}x{n // groups}x{glinks}"
+        diameter = 6
+        half = groups // 2
+        bisection_links = half * half * glinks if groups > 2 else glinks
+        desc = f"{groups} groups of {n // groups} nodes, {glinks} global links per group pair"
+    p = n * q
+    return {
+        "kind": kind, "spec": spec, "nodes": n, "q": q, "p": p,
+        "attrs": dict(attrs, core=str(q), loopback_bw=f"{SHM_BW:.6g}Bps",
+                      loopback_lat=f"{SHM_LAT:.6g}s"),
+        "network": desc,
+        # The model sees the node-level network (MPIR_CVAR_TOPOA2A_TOPOLOGY).
+        "model_topology": f"nodes:{n}x{q},{net}",
+        "bw": bw, "lat": lat, "shm_bw": SHM_BW, "shm_lat": SHM_LAT,
+        "recv_overhead": RECV_OVERHEAD, "diameter": diameter,
+        "bisection_links": bisection_links,
+        # Cost parameters for topo_auto, as for the one-rank platforms:
+        # t_s = receive overhead + first link; t_w of one link / one copy.
+        "cost": (f"ts_intra={(RECV_OVERHEAD + SHM_LAT) * 1e6:g}us,"
+                 f"tw_intra={1e9 / SHM_BW:g}ns,"
+                 f"ts_inter={(RECV_OVERHEAD + lat) * 1e6:g}us,"
+                 f"tw_inter={1e9 / bw:g}ns,ts_hop={lat * 1e6:g}us"),
+    }
+
+
+def node_bounds(info, m):
+    """Lower bounds for blocks of m bytes on N nodes of Q ranks (p = N Q).
+
+    injection: every node's NIC sends what its Q ranks send to the other
+      nodes' ranks: Q * (N - 1) * Q * m = (N - 1) / N * Q * p * m bytes, at
+      LINK_BW (and receives as much, on the other direction of its link).
+    network: the larger of injection and the bisection: each half of the
+      nodes sends (N/2) * (N/2) * Q^2 * m bytes across the cut, over
+      bisection_links links each way.
+    latency: one receive overhead and the diameter in hops.
+    Returns (latency, injection, network)."""
+    n, q, bw = info["nodes"], info["q"], info["bw"]
+    t_lat = info["recv_overhead"] + info["diameter"] * info["lat"]
+    t_inj = (n - 1) * q * q * m / bw
+    t_bis = (n / 2) * (n / 2) * q * q * m / (info["bisection_links"] * bw)
+    return t_lat, t_inj, max(t_inj, t_bis)
+
+
+def write_nodes(outdir, kind, spec):
+    info = describe_nodes(kind, spec)
+    name = f"{kind}-{spec}"
+    a = " ".join(f'{k}="{v}"' for k, v in info["attrs"].items())
+    n, q = info["nodes"], info["q"]
+    xml = f"""<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<!-- {name}: generated by sim/platforms.py ({info['network']}; {q} cores per node) -->
+<platform version="4.1">
+  <cluster id="{kind}" prefix="n" suffix="" radical="0-{n - 1}" speed="1Gf"
+           bw="{info['bw']:.6g}Bps" lat="{info['lat']:.6g}s" sharing_policy="SPLITDUPLEX"
+           {a}/>
+</platform>
+"""
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, name + ".xml"), "w") as f:
+        f.write(xml)
+    with open(os.path.join(outdir, name + ".hosts"), "w") as f:
+        f.write("".join(f"n{i}\n" * q for i in range(n)))
+    print(info["model_topology"])
+
+
 def main(argv):
-    if len(argv) == 4 and argv[0] == "write":
+    if len(argv) == 4 and argv[0] == "write" and "x" in argv[3]:
+        write_nodes(argv[1], argv[2], argv[3])
+    elif len(argv) == 4 and argv[0] == "write":
         write(argv[1], argv[2], int(argv[3]))
+    elif len(argv) == 3 and argv[0] == "info" and "x" in argv[2]:
+        print(json.dumps(describe_nodes(argv[1], argv[2])))
     elif len(argv) == 3 and argv[0] == "info":
         print(json.dumps(describe(argv[1], int(argv[2]))))
     else:

@@ -61,9 +61,12 @@ touch "$csv" "$timing"
 # TCP window or ack cross-traffic, so a message costs hops * lat + bytes / bw
 # (shared); 1 us of software overhead per receive (smpi/or) is the rest of
 # t_s. Computation is not simulated (packing and copies are free), and the
-# ranks share no globals, so privatization is off.
+# ranks share no globals, so privatization is off. smpi/iprobe: one
+# MPI_Iprobe costs 0.1 us of simulated time (SMPI's default, 100 us, would
+# dominate every round: the PMPI transport receives by Iprobe + Irecv on an
+# MPI-3 library, coll/mpi_large_count.h).
 SMPI_CFG=(--cfg=smpi/simulate-computation:no --cfg=network/model:CM02
-  --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/or:0:1e-6:0
+  --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/or:0:1e-6:0 --cfg=smpi/iprobe:1e-7
   --log=root.thres:critical)
 
 # kind p sizes ours smpi

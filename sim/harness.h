@@ -1,0 +1,37 @@
+// sim_a2a's harness: buffers, payloads that encode (source, destination,
+// index), and a common simulated start for all ranks.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sim {
+
+// Send and receive buffers of `bytes` each: malloc, or SMPI_SHARED_MALLOC
+// (one physical copy for all ranks: no payload, no check).
+struct Buffers {
+  char* send = nullptr;
+  char* recv = nullptr;
+  size_t bytes = 0;
+  bool shared = false;
+  Buffers(size_t b, bool sh);
+  ~Buffers();
+  Buffers(const Buffers&) = delete;
+  Buffers& operator=(const Buffers&) = delete;
+};
+
+// 8-byte words src << 40 | dst << 20 | index: fill the send buffer of rank
+// `me` (and poison the receive buffer); count the misplaced words received.
+void fill(const Buffers& b, int me, int p, long words);
+long count_errors(const Buffers& b, int me, int p, long words);
+
+// Every rank of `comm` returns at the same simulated instant, which it
+// returns: a barrier, the latest clock over all ranks (allreduce), and a
+// simulated sleep (SMPI's nanosleep advances the simulated clock) up to
+// that clock plus 1 ms, far more than the allreduce's skew. Timing from
+// there is independent of how skewed the ranks left the previous call.
+double synchronized_start(MPI_Comm comm);
+
+}  // namespace sim
