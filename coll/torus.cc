@@ -24,9 +24,10 @@
 // Blocks sent per rank: sum_k (p / D_k) (a_k (a_k+1)/2 + b_k (b_k+1)/2),
 // a_k = floor(D_k/2), b_k = floor((D_k-1)/2): each block crosses each
 // dimension once, hop by hop.
-// Time: sum_k a_k t_s + t_w m sum_k (p / D_k) a_k (a_k+1)/2 (the seed's
-// round model; the links of different dimensions work in parallel, so on
-// the network the t_w term is about t_w m p max_k D_k / 8 per link).
+// Time: the seed's round model, sum over the rounds of t_s + t_w m (the
+// round's largest message, about p / (L D_e) times the hops still to go);
+// the links of different dimensions work in parallel, so on a torus the
+// t_w term is about t_w m p max_k D_k / 8 per link, the bisection bound's.
 // Restrictions: the product of the dimensions is p (default: p factored
 // into at most three extents as equal as possible).
 #include <algorithm>
@@ -178,11 +179,15 @@ long long torus_blocks_sent(int p, int, const Params& params) {
 }
 
 double torus_time(int p, const Params& params, double ts, double tw, double m) {
-  const Torus t = torus_of(p, params);
+  // The seed's round model (a round costs t_s plus its largest message)
+  // evaluated on the schedule: every rank's rounds carry the same message
+  // sizes (the schedule is translation invariant), so rank 0's are all.
   double time = 0;
-  for (int k : t.active) {
-    const double a = t.dims[k] / 2;
-    time += a * ts + tw * m * (static_cast<double>(p) / t.dims[k]) * a * (a + 1) / 2;
+  for (int k = 0; k < torus_rounds(p, params); ++k) {
+    size_t largest = 0;
+    for (const Transfer& t : torus_round(p, 0, params, k).sends)
+      largest = std::max(largest, t.blocks.size());
+    time += ts + tw * m * static_cast<double>(largest);
   }
   return time;
 }
