@@ -77,6 +77,15 @@ Params test_params(MPI_Comm comm) {
   for (int r = 0; r < p; ++r) node[r] = per_node > 0 ? in_world[r] / per_node : 0;
   params.layout = make_node_layout(node);
   if (const char* k = std::getenv("MPIR_CVAR_TOPOA2A_LEADERS")) params.leaders = std::atoi(k);
+  // torus: MPIR_CVAR_TOPOA2A_TORUS_DIMS as the library reads it ("AxBxC").
+  if (const char* d = std::getenv("MPIR_CVAR_TOPOA2A_TORUS_DIMS"); d && *d) {
+    params.dims.clear();
+    for (const char* c = d; *c;) {
+      params.dims.push_back(std::atoi(c));
+      while (*c && *c != 'x') ++c;
+      if (*c == 'x') ++c;
+    }
+  }
   return params;
 }
 
