@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "coll/algorithms.h"
+#include "topology/node_layout.h"
 
 namespace sim {
 
@@ -28,6 +29,13 @@ topoa2a::Params algorithm_params(const topoa2a::Topology& t, int p) {
   return topoa2a::resolve_params(p, topoa2a::Params{});
 }
 
+topoa2a::Params algorithm_params(const topoa2a::Algorithm& a, const topoa2a::Topology& t,
+                                 const std::shared_ptr<const topoa2a::NodeLayout>& layout,
+                                 topoa2a::Params params) {
+  topoa2a::topology_params(a, t, layout, &params);
+  return params;
+}
+
 AutoModel::AutoModel(topoa2a::Topology topo, const topoa2a::CostParams& cost)
     : topo_(std::move(topo)), cost_(cost) {
   model_ = std::make_unique<topoa2a::CostModel>(topo_, cost_);
@@ -35,13 +43,15 @@ AutoModel::AutoModel(topoa2a::Topology topo, const topoa2a::CostParams& cost)
 
 AutoChoice AutoModel::choose(size_t m) const {
   const topoa2a::Choice c = model_->choose(m);
-  return {c.algorithm, c.params, c.predicted};
+  // The plugin runs its choice with the model's window (0 there: round by
+  // round, the executor's window 1).
+  return {c.algorithm, c.params, c.predicted, c.window > 0 ? c.window : 1};
 }
 
 AutoChoice broadcast_choice(const AutoModel* model, size_t m, const topoa2a::Params& base) {
   struct {
     char name[32];
-    int rows, cols;
+    int rows, cols, window;
     double predicted;
   } wire{};
   if (model) {
@@ -49,6 +59,7 @@ AutoChoice broadcast_choice(const AutoModel* model, size_t m, const topoa2a::Par
     std::snprintf(wire.name, sizeof wire.name, "%s", c.algorithm.c_str());
     wire.rows = c.params.grid.rows;
     wire.cols = c.params.grid.cols;
+    wire.window = c.window;
     wire.predicted = c.predicted;
   }
   MPI_Bcast(&wire, sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -57,6 +68,7 @@ AutoChoice broadcast_choice(const AutoModel* model, size_t m, const topoa2a::Par
   c.params = base;
   if (wire.rows > 0) c.params.grid = {wire.rows, wire.cols};
   c.predicted = wire.predicted;
+  c.window = wire.window;
   return c;
 }
 

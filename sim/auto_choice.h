@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "coll/algorithms.h"
 #include "coll/schedule.h"
 #include "topology/cost_model.h"
 #include "topology/topology.h"
@@ -21,12 +22,18 @@ topoa2a::Topology sim_topology(int p, const std::string& forced, std::string* er
 // plugin's select layer derives them (plugin/select.cc: the default mesh
 // grid). Where Params gains the node layout, it is filled here from `t`.
 topoa2a::Params algorithm_params(const topoa2a::Topology& t, int p);
+// What algorithm `a` takes from the topology (topology_params: the node
+// layout, the torus grid, the network order), on top of `params`.
+topoa2a::Params algorithm_params(const topoa2a::Algorithm& a, const topoa2a::Topology& t,
+                                 const std::shared_ptr<const topoa2a::NodeLayout>& layout,
+                                 topoa2a::Params params);
 
 // What topo_auto would run: the cost model's choice.
 struct AutoChoice {
   std::string algorithm;  // ours, or MPICH's "brucks" / "pairwise" / "scattered"
   topoa2a::Params params;
   double predicted = 0;
+  int window = -1;  // the model's window (messages in flight; -1: the schedule's default)
 };
 
 class AutoModel {

@@ -41,6 +41,7 @@
 #include "sim/harness.h"
 #include "sim/mpich_algs.h"
 #include "topology/cost_model.h"
+#include "topology/node_layout.h"
 #include "topology/topology.h"
 
 namespace {
@@ -206,6 +207,7 @@ int main(int argc, char** argv) {
   const topoa2a::Topology topo = topology_or_exit(p, o);
   if (want_auto && me == 0) model = std::make_unique<AutoModel>(topo, cost_or_exit(o));
   const Params base_params = sim::algorithm_params(topo, p);
+  const auto layout = topoa2a::node_layout_for(topo);
   if (me == 0 && model)
     std::fprintf(stderr, "sim_a2a: p=%d platform=%s model network: %s, cost %s\n", p,
                  o.platform.c_str(), model->describe().c_str(),
@@ -225,6 +227,7 @@ int main(int argc, char** argv) {
       double predicted = 0;
       const Algorithm* algo = nullptr;
       Params params = base_params;
+      int window = -1;  // the schedule's default, as the plugin's forced algorithms
       if (name == "topo_auto") {
         const AutoChoice c =
             sim::broadcast_choice(model.get(), static_cast<size_t>(m), base_params);
@@ -234,7 +237,8 @@ int main(int argc, char** argv) {
           choice +=
               ":" + std::to_string(c.params.grid.rows) + "x" + std::to_string(c.params.grid.cols);
         algo = topoa2a::find_algorithm(c.algorithm);
-        params = c.params;
+        params = algo ? sim::algorithm_params(*algo, topo, layout, c.params) : c.params;
+        window = c.window;
         // Not ours: one of MPICH's (brucks, pairwise, scattered), run as
         // MPICH runs it, as the plugin hands it to MPICH.
         if (!algo) mpich = c.algorithm;
@@ -245,6 +249,7 @@ int main(int argc, char** argv) {
       } else if (name != "mpi") {
         algo = topoa2a::find_algorithm(name);
         if (!algo) usage(("unknown algorithm " + name).c_str());
+        params = sim::algorithm_params(*algo, topo, layout, params);
         const std::string why = algo->check(p, params);
         if (!why.empty()) {
           if (me == 0) std::fprintf(stderr, "sim_a2a: %s skipped: %s\n", name.c_str(), why.c_str());
@@ -264,7 +269,7 @@ int main(int argc, char** argv) {
         int err;
         if (algo) {
           std::string why;
-          err = topoa2a::run_on_comm(*algo, params, args, comm, &stats, &why);
+          err = topoa2a::run_on_comm(*algo, params, args, comm, &stats, &why, window);
           if (err != MPI_SUCCESS && me == 0)
             std::fprintf(stderr, "sim_a2a: %s failed: %d %s\n", label.c_str(), err, why.c_str());
         } else if (!mpich.empty()) {
