@@ -65,6 +65,7 @@ struct Options {
   std::string mpi_label = "mpi";
   std::string csv;
   int iters = 1;
+  int window = 0;  // --window: messages in flight for our forced algorithms (0: their default)
   int warmup = 1;
   bool check = true;
   bool shared = false;  // SMPI_SHARED_MALLOC buffers (no payload, no check)
@@ -84,11 +85,12 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 [[noreturn]] void usage(const char* msg) {
-  std::fprintf(stderr,
-               "sim_a2a: %s\nusage: sim_a2a [--sizes B,B,...] [--algs a,b,...|all] "
-               "[--platform NAME] [--topology T] [--cost C] [--mpi-label NAME] [--iters N] "
-               "[--warmup N] [--no-check] [--shared] [--csv FILE] [--explain P] [--list]\n",
-               msg);
+  std::fprintf(
+      stderr,
+      "sim_a2a: %s\nusage: sim_a2a [--sizes B,B,...] [--algs a,b,...|all] "
+      "[--platform NAME] [--topology T] [--cost C] [--mpi-label NAME] [--iters N] "
+      "[--warmup N] [--window W] [--no-check] [--shared] [--csv FILE] [--explain P] [--list]\n",
+      msg);
   std::exit(2);
 }
 
@@ -117,6 +119,8 @@ Options parse(int argc, char** argv) {
       o.csv = value();
     } else if (a == "--iters") {
       o.iters = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--window") {
+      o.window = std::atoi(value().c_str());
     } else if (a == "--warmup") {
       o.warmup = std::max(0, std::atoi(value().c_str()));
     } else if (a == "--no-check") {
@@ -227,7 +231,9 @@ int main(int argc, char** argv) {
       double predicted = 0;
       const Algorithm* algo = nullptr;
       Params params = base_params;
-      int window = -1;  // the schedule's default, as the plugin's forced algorithms
+      // The schedule's default, as the plugin's forced algorithms, or --window
+      // (MPIR_CVAR_TOPOA2A_WINDOW's meaning: messages in flight per rank).
+      int window = o.window > 0 ? o.window : -1;
       if (name == "topo_auto") {
         const AutoChoice c =
             sim::broadcast_choice(model.get(), static_cast<size_t>(m), base_params);

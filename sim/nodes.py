@@ -53,11 +53,17 @@ CHECK_MAX = 2048
 # The simulated network, as in sim/run.sh: CM02 (latency + max-min
 # bandwidth sharing) without TCP window or ack cross-traffic; 1 us of
 # software overhead per receive (smpi/or); computation not simulated.
-# smpi/iprobe: the simulated cost of one MPI_Iprobe (SMPI's default is
-# 100 us, which would dominate: the PMPI transport receives by probe).
+# smpi/iprobe, smpi/test: the simulated cost of one MPI_Iprobe and of one
+# MPI_Test* call (SMPI's defaults are 100 us each, which would dominate:
+# the executor polls its window with Testsome and probes receives of
+# unknown length); 0.1 us, a real library's order of magnitude, and not
+# grown on repeated calls (smpi/grow-injected-times, SMPI's default, makes
+# each further poll cost more, so a rank that polls falls behind).
 SMPI_CFG = ["--cfg=smpi/simulate-computation:no", "--cfg=network/model:CM02",
             "--cfg=network/TCP-gamma:0", "--cfg=network/crosstraffic:0",
-            "--cfg=smpi/or:0:1e-6:0", "--cfg=smpi/iprobe:1e-7", "--log=root.thres:critical"]
+            "--cfg=smpi/or:0:1e-6:0", "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7",
+            "--cfg=smpi/grow-injected-times:no",
+            "--log=root.thres:critical"]
 
 
 def parse_platform(name):

@@ -66,7 +66,7 @@ touch "$csv" "$timing"
 # dominate every round: the PMPI transport receives by Iprobe + Irecv on an
 # MPI-3 library, coll/mpi_large_count.h).
 SMPI_CFG=(--cfg=smpi/simulate-computation:no --cfg=network/model:CM02
-  --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/or:0:1e-6:0 --cfg=smpi/iprobe:1e-7
+  --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/or:0:1e-6:0 --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --cfg=smpi/grow-injected-times:no
   --log=root.thres:critical)
 
 # kind p sizes ours smpi

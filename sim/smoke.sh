@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 out=${1:-build/sim-smoke}
 mkdir -p "$out"
 make -s -f sim/Makefile BUILD="$out" -j"$(nproc)"
-CFG=(--cfg=smpi/simulate-computation:no --cfg=smpi/iprobe:1e-7 --log=root.thres:critical)
+CFG=(--cfg=smpi/simulate-computation:no --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --cfg=smpi/grow-injected-times:no --log=root.thres:critical)
 
 # The algorithm table, from the driver (an algorithm added there is tested).
 printf 'n0\n' >"$out/one.hosts"
