@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "bench/candidates.h"
-#include "plugin/mpit.h"
 #include "bench/options.h"
 #include "bench/report.h"
+#include "plugin/mpit.h"
 
 namespace bench {
 namespace {

@@ -377,8 +377,9 @@ TEST(Mesh, EveryGrid) {
     Side s = type_cases()[0].send(3), r = type_cases()[0].recv(3);
     Buffer sb = make_buffer(s, p), rb = make_buffer(r, p);
     fill_send(sb, s, p, me, 3);
-    const int err = run_on_comm(algorithm(AlgorithmId::kMesh), Params::of_grid(Grid{rows, p / rows}),
-                                {sb.data(), 3, MPI_INT, rb.data(), 3, MPI_INT}, MPI_COMM_WORLD);
+    const int err =
+        run_on_comm(algorithm(AlgorithmId::kMesh), Params::of_grid(Grid{rows, p / rows}),
+                    {sb.data(), 3, MPI_INT, rb.data(), 3, MPI_INT}, MPI_COMM_WORLD);
     EXPECT_EQ(err, MPI_SUCCESS);
     for (const auto& e : check_recv(rb, r, p, me, 3)) ADD_FAILURE() << e;
   }

@@ -58,28 +58,18 @@ std::string describe(const Params& prm) {
 // The schedule is correct (every block reaches its destination once,
 // nothing sent that is not held), takes the table's rounds and volume,
 // and its plan runs on buffers.
-void expect_correct(const Algorithm& a, int p, const Params& prm, bool plans = false) {
-  SCOPED_TRACE(std::string(a.name) + " p=" + std::to_string(p) + " " + describe(prm));
-  ASSERT_TRUE(a.check(p, prm).empty()) << a.check(p, prm);
-  const auto schedules = build_all(a, p, prm);
-  const SimReport rep = simulate_schedules(schedules);
-  for (const auto& e : rep.errors) ADD_FAILURE() << e;
-  EXPECT_EQ(rep.rounds, a.rounds(p, prm));
-  for (int r = 0; r < p; ++r)
-    EXPECT_EQ(rep.blocks_sent[r], a.blocks_sent(p, r, prm)) << "rank " << r;
-  if (!plans) return;
-  std::vector<Plan> ps;
-  for (int r = 0; r < p; ++r) ps.push_back(make_plan(schedules[r], p, r));
-  for (const auto& e : simulate_plans(ps, schedules)) ADD_FAILURE() << e;
+void expect_node_correct(const Algorithm& a, int p, const Params& prm, bool plans = false) {
   // A multileader leader holds its group's blocks from every other node
   // until it scatters them: G (p - q) blocks, G its group's size.
-  const Nodes nd = nodes_of(p, prm);
-  const int k = prm.leaders > 0 ? std::min(prm.leaders, nd.qmax) : nd.qmax;
   // node_aware: a lane holds what it gathered and what it received, about
   // 2(p-q) blocks, which the plan's packing spreads over up to 5p slots.
-  const int g = a.id == AlgorithmId::kMultiLeader ? (nd.qmax + k - 1) / k : 1;
-  for (int r = 0; r < p; ++r)
-    EXPECT_LE(ps[r].scratch_slots, (g + 4) * p) << "scratch O(p) blocks per group member";
+  const Nodes nd = nodes_of(p, prm);
+  const int k = prm.leaders > 0 ? std::min(prm.leaders, nd.qmax) : nd.qmax;
+  CorrectOptions o;
+  o.plans = plans;
+  o.scratch_per_p = (a.id == AlgorithmId::kMultiLeader ? (nd.qmax + k - 1) / k : 1) + 4;
+  o.what = describe(prm);
+  test::expect_correct(a, p, prm, o);
 }
 
 const Algorithm& node_aware() { return algorithm(AlgorithmId::kNodeAware); }
@@ -148,12 +138,12 @@ TEST(NodeAware, EveryLayoutUpTo64Ranks) {
   for (int p = 1; p <= 64; ++p) {
     for (int q = 1; q <= p; ++q) {
       if (p % q != 0) continue;
-      expect_correct(node_aware(), p, with_layout(block_layout(p / q, q)), p <= 16);
-      expect_correct(node_aware(), p, with_layout(round_robin_layout(p / q, q)));
+      expect_node_correct(node_aware(), p, with_layout(block_layout(p / q, q)), p <= 16);
+      expect_node_correct(node_aware(), p, with_layout(round_robin_layout(p / q, q)));
     }
     for (int n = 2; n < p; ++n) {
       if (p % n == 0) continue;
-      expect_correct(node_aware(), p, with_layout(uneven_layout(p, n)));
+      expect_node_correct(node_aware(), p, with_layout(uneven_layout(p, n)));
     }
   }
 }
@@ -162,12 +152,12 @@ TEST(NodeAware, ShuffledAndLopsidedLayouts) {
   for (int p : {5, 12, 17, 30, 48, 64}) {
     for (int n : {2, 3, 4, 7}) {
       if (n > p) continue;
-      expect_correct(node_aware(), p, with_layout(shuffled(uneven_layout(p, n), p * n)), true);
+      expect_node_correct(node_aware(), p, with_layout(shuffled(uneven_layout(p, n), p * n)), true);
     }
     // One node with a single rank, the others full.
     std::vector<int> lop(p, 0);
     for (int r = 1; r < p; ++r) lop[r] = 1 + (r - 1) / 4;
-    expect_correct(node_aware(), p, with_layout(shuffled(lop, p)), true);
+    expect_node_correct(node_aware(), p, with_layout(shuffled(lop, p)), true);
   }
 }
 
@@ -188,17 +178,19 @@ TEST(NodeAware, NetworkOrders) {
     const std::vector<int> layout = round_robin_layout(c.nodes, c.q);
     for (int x : layout) ep.push_back((x * 5) % c.nodes);  // any placement
     if (c.nodes % 5 == 0) ep.assign(layout.begin(), layout.end());
-    expect_correct(node_aware(), c.nodes * c.q, with_layout(layout, 0, c.net, c.dims, ep), true);
-    expect_correct(multileader(), c.nodes * c.q, with_layout(layout, 2, c.net, c.dims, ep), true);
+    expect_node_correct(node_aware(), c.nodes * c.q, with_layout(layout, 0, c.net, c.dims, ep),
+                        true);
+    expect_node_correct(multileader(), c.nodes * c.q, with_layout(layout, 2, c.net, c.dims, ep),
+                        true);
   }
 }
 
 TEST(NodeAware, PowerOfTwoLayoutsUpTo1024) {
   for (auto [n, q] :
        std::vector<std::pair<int, int>>{{32, 32}, {64, 16}, {16, 64}, {256, 4}, {2, 512}})
-    expect_correct(node_aware(), n * q, with_layout(block_layout(n, q)));
-  expect_correct(multileader(), 1024, with_layout(block_layout(32, 32)));
-  expect_correct(multileader(), 512, with_layout(block_layout(32, 16), 4));
+    expect_node_correct(node_aware(), n * q, with_layout(block_layout(n, q)));
+  expect_node_correct(multileader(), 1024, with_layout(block_layout(32, 32)));
+  expect_node_correct(multileader(), 512, with_layout(block_layout(32, 16), 4));
 }
 
 // One aggregated message per node pair and lane: in the inter-node rounds
@@ -351,13 +343,14 @@ TEST(MultiLeader, EveryLayoutAndLeaderCountUpTo64Ranks) {
       if (p % q != 0) continue;
       for (int k : {0, 1, 2, 3, q, q + 1}) {
         if (k > q + 1) continue;
-        expect_correct(multileader(), p, with_layout(round_robin_layout(p / q, q), k), p <= 12);
+        expect_node_correct(multileader(), p, with_layout(round_robin_layout(p / q, q), k),
+                            p <= 12);
       }
     }
     for (int n : {2, 3, 5}) {
       if (n >= p) continue;
       for (int k : {0, 1, 2})
-        expect_correct(multileader(), p, with_layout(shuffled(uneven_layout(p, n), p), k));
+        expect_node_correct(multileader(), p, with_layout(shuffled(uneven_layout(p, n), p), k));
     }
   }
 }

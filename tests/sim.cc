@@ -1,5 +1,7 @@
 #include "tests/sim.h"
 
+#include <gtest/gtest.h>
+
 #include <deque>
 #include <map>
 #include <set>
@@ -209,6 +211,31 @@ std::vector<std::string> simulate_plans(const std::vector<Plan>& plans,
         fail("plan: rank " + std::to_string(d) + " receive block " + std::to_string(s) +
              " holds the wrong data");
   return errors;
+}
+
+void expect_correct(const Algorithm& a, int p, const Params& params, const CorrectOptions& o) {
+  SCOPED_TRACE(std::string(a.name) + " p=" + std::to_string(p) + " grid " +
+               std::to_string(params.grid.rows) + "x" + std::to_string(params.grid.cols) + " " +
+               o.what);
+  ASSERT_TRUE(a.check(p, params).empty()) << a.check(p, params);
+  const auto schedules = build_all(a, p, params);
+  const SimReport rep = simulate_schedules(schedules);
+  for (const auto& e : rep.errors) ADD_FAILURE() << e;
+  EXPECT_EQ(rep.rounds, a.rounds(p, params));
+  for (int r = 0; r < p; ++r)
+    EXPECT_EQ(rep.blocks_sent[r], a.blocks_sent(p, r, params)) << "rank " << r;
+  if (!o.plans) return;
+  std::vector<Plan> plans;
+  for (int r = 0; r < p; ++r) plans.push_back(make_plan(schedules[r], p, r));
+  for (const auto& e : simulate_plans(plans, schedules)) ADD_FAILURE() << e;
+  for (int r = 0; r < p; ++r) {
+    EXPECT_LE(plans[r].scratch_slots, o.scratch_per_p * p) << "scratch must stay O(p) blocks";
+    EXPECT_EQ(plans[r].blocks_sent, rep.blocks_sent[r]);
+    if (a.direct) {
+      EXPECT_EQ(plans[r].scratch_slots, 0) << "direct algorithms use the user buffers only";
+      EXPECT_EQ(plans[r].blocks_copied, 0);
+    }
+  }
 }
 
 }  // namespace topoa2a::test

@@ -28,4 +28,18 @@ std::vector<std::string> simulate_plans(const std::vector<Plan>& plans,
 
 std::vector<Schedule> build_all(const Algorithm& a, int p, const Params& params);
 
+// What expect_correct checks beyond the schedule itself.
+struct CorrectOptions {
+  bool plans = true;      // compile every rank's plan and run it on labelled buffers
+  int scratch_per_p = 3;  // plan scratch at most this many blocks per rank of p
+  std::string what;       // extra trace text (the parameters)
+};
+
+// GoogleTest checks that the schedule is correct (simulate_schedules), takes
+// the table's rounds and per-rank volume, and (options.plans) that its plans
+// run on buffers, send what the schedule sends, stay within the scratch
+// bound, and use no scratch at all for a direct algorithm.
+void expect_correct(const Algorithm& a, int p, const Params& params,
+                    const CorrectOptions& options = {});
+
 }  // namespace topoa2a::test

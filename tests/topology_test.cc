@@ -196,9 +196,10 @@ TEST(Forced, ErrorsNameValidValues) {
     std::string err;
     EXPECT_FALSE(parse_forced_topology(b, &d, &err)) << b;
     EXPECT_NE(err.find("MPIR_CVAR_TOPOA2A_TOPOLOGY"), std::string::npos) << err;
-    EXPECT_NE(err.find("valid items: switch, fat_tree[:KxU], ring[:N], mesh[:AxB...], torus[:AxB...], "
-                       "hypercube[:N], dragonfly:GxH[xL], nodes:NxR"),
-              std::string::npos)
+    EXPECT_NE(
+        err.find("valid items: switch, fat_tree[:KxU], ring[:N], mesh[:AxB...], torus[:AxB...], "
+                 "hypercube[:N], dragonfly:GxH[xL], nodes:NxR"),
+        std::string::npos)
         << err;
   }
   NetworkDesc d;
