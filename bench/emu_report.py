@@ -56,11 +56,16 @@ def main():
     groups = OrderedDict()
     for r in csv.DictReader(open(path)):
         key = (r["topo"], int(r["hosts"]), r["rate"], r["delay"])
-        g = groups.setdefault(key, {"t": {}, "chosen": {}, "algs": []})
+        g = groups.setdefault(key, {"t": {}, "runs": {}, "chosen": {}, "algs": []})
         alg, size = r["algorithm"], int(r["size"])
         if alg not in g["algs"]:
             g["algs"].append(alg)
-        g["t"][(alg, size)] = float(r["avg_us"])
+        # Repeated runs of a point (the same results.csv, several
+        # emucluster runs): the median stands for the point, the table
+        # shows min-max beside it.
+        g["runs"].setdefault((alg, size), []).append(float(r["avg_us"]))
+        v = sorted(g["runs"][(alg, size)])
+        g["t"][(alg, size)] = v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
         if alg == "topo_auto" and r.get("chosen"):
             g["chosen"][size] = r["chosen"]
     summary = []
@@ -68,7 +73,9 @@ def main():
         algs = sorted(g["algs"], key=lambda a: (ORDER.index(a) if a in ORDER else len(ORDER), a))
         sizes = sorted({s for (_, s) in g["t"]})
         print("\n### %s, %d hosts, links %s, delay %s\n" % (topo, hosts, rate, delay))
-        print("Mean time per MPI_Alltoall in ms (block = bytes per peer).\n")
+        n_runs = max((len(v) for v in g["runs"].values()), default=1)
+        print("Mean time per MPI_Alltoall in ms (block = bytes per peer)%s.\n" %
+              ("" if n_runs == 1 else "; median of %d runs, (min-max) beside it" % n_runs))
         head = ["block"] + algs + ["fastest candidate", "topo_auto ran", "topo_auto / fastest",
                                    "within 10%", "its pick's own run / fastest"]
         print("| " + " | ".join(head) + " |")
@@ -80,7 +87,11 @@ def main():
             row = [str(s)]
             for a in algs:
                 v = g["t"].get((a, s))
-                row.append("-" if v is None else "%.2f" % (v / 1000))
+                runs = g["runs"].get((a, s), [])
+                cell = "-" if v is None else "%.2f" % (v / 1000)
+                if len(runs) > 1:
+                    cell += " (%.2f-%.2f)" % (min(runs) / 1000, max(runs) / 1000)
+                row.append(cell)
             cands = [(g["t"][(a, s)], a) for a in algs if a in CANDIDATES and (a, s) in g["t"]]
             ta = g["t"].get(("topo_auto", s))
             if cands:
