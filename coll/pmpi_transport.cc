@@ -5,13 +5,14 @@
 #include "coll/mpi_large_count.h"
 
 namespace topoa2a {
-namespace {
 
 int error_class(int code) {
   int cls = MPI_ERR_OTHER;
   PMPI_Error_class(code, &cls);
   return cls;
 }
+
+namespace {
 
 int lost_tag(int failed) {
   const int cls = error_class(failed);

@@ -114,6 +114,9 @@ class PmpiTransport final : public Transport {
 // type with no gaps, or contiguous/dup of one).
 bool is_memcpy_type(MPI_Datatype type);
 
+// The class of an MPI error code (PMPI_Error_class; MPI_ERR_OTHER if that fails).
+int error_class(int code);
+
 // MPICH's own checks of one user buffer argument of a collective, made
 // before it communicates (src/binding/c/coll/alltoall.c in MPICH 4.0.2):
 // the datatype is committed, and a NULL buffer with count > 0 is refused

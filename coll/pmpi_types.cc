@@ -8,12 +8,6 @@
 namespace topoa2a {
 namespace {
 
-int error_class(int code) {
-  int cls = MPI_ERR_OTHER;
-  PMPI_Error_class(code, &cls);
-  return cls;
-}
-
 // MPI_Pack / MPI_Unpack refuse a NULL buffer with count > 0, yet MPI_BOTTOM
 // is NULL and a datatype of absolute addresses is meant to be used with it.
 // The same bytes are reached from a non-NULL anchor through a one-block

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,7 @@ class CostModel {
   std::vector<Option> options_for(const std::string& algorithm) const;
 
   Topology topo_;
+  std::shared_ptr<const NodeLayout> layout_;  // node_layout_for(topo_), built once
   CostParams cost_;
   std::vector<std::string> candidates_;
   std::vector<std::vector<Option>> options_;  // per candidate

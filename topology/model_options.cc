@@ -28,16 +28,16 @@ double link_budget(int p) {
 constexpr int kWindows[] = {2, 4, 8, 16, 32};
 
 // The mesh grids worth pricing (see topology/README.md).
-std::vector<std::pair<Params, std::string>> param_choices(const std::string& algorithm,
-                                                          const Topology& topo) {
+std::vector<std::pair<Params, std::string>> param_choices(
+    const std::string& algorithm, const Topology& topo,
+    const std::shared_ptr<const NodeLayout>& layout) {
   std::vector<std::pair<Params, std::string>> choices;
   const int p = topo.size;
   if (algorithm != "mesh") {
     // What the algorithm takes from the topology, as the selection gives it
     // (topology_params): the node layout, the torus grid, the network order.
     Params prm;
-    if (const Algorithm* a = find_algorithm(algorithm))
-      topology_params(*a, topo, node_layout_for(topo), &prm);
+    if (const Algorithm* a = find_algorithm(algorithm)) topology_params(*a, topo, layout, &prm);
     choices.push_back({prm, ""});
     return choices;
   }
@@ -222,7 +222,7 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
     out.push_back(o);
     return out;
   }
-  for (auto& [params, note] : param_choices(algorithm, topo_)) {
+  for (auto& [params, note] : param_choices(algorithm, topo_, layout_)) {
     Option o;
     o.algorithm = algorithm;
     o.params = params;

@@ -5,6 +5,7 @@
 #include "coll/algorithms.h"
 #include "topology/cost_model.h"
 #include "topology/model_pattern.h"
+#include "topology/node_layout.h"
 
 namespace topoa2a {
 
@@ -19,6 +20,7 @@ CostModel::CostModel(const Topology& topo, const CostParams& cost,
         topo_.network.endpoints() < (topo_.network.rank_level ? topo_.size : topo_.nodes))
       topo_.network.dims.clear();
   }
+  layout_ = node_layout_for(topo_);
   for (const std::string& c : candidates_) options_.push_back(options_for(c));
 }
 

@@ -50,7 +50,8 @@ bool ranks_are_endpoints(const Topology& t) {
 void topology_params(const Algorithm& a, const Topology& t,
                      const std::shared_ptr<const NodeLayout>& layout, Params* params) {
   const Network& n = t.network;
-  const bool on_network = ranks_are_endpoints(t);
+  // O(p): asked only by the two algorithms that use it (this runs per call).
+  auto on_network = [&t] { return ranks_are_endpoints(t); };
   switch (a.id) {
     case AlgorithmId::kNodeAware:
     case AlgorithmId::kMultiLeader:
@@ -61,15 +62,16 @@ void topology_params(const Algorithm& a, const Topology& t,
       for (int d : t.cart_dims) cart *= d;
       if (t.proc_topo == ProcTopo::kCart && !t.cart_dims.empty() && cart == t.size)
         params->dims = t.cart_dims;
-      else if (on_network && n.direct())
+      else if (n.direct() && on_network())
         params->dims = n.dims;
       break;
     }
     case AlgorithmId::kDirectScheduled:
-      if (on_network && n.kind == NetKind::kDragonfly && n.dims.size() >= 2) {
+      if (!on_network()) break;
+      if (n.kind == NetKind::kDragonfly && n.dims.size() >= 2) {
         params->fabric = Fabric::kDragonfly;
         params->dims = {n.dims[0], n.dims[1]};
-      } else if (on_network && n.direct()) {
+      } else if (n.direct()) {
         params->fabric = Fabric::kTorus;
         params->dims = n.dims;
       }
