@@ -12,6 +12,7 @@
 
 #include "coll/algorithms.h"
 #include "coll/schedule.h"
+#include "topology/cost_file.h"
 #include "topology/cost_model.h"
 #include "topology/detect.h"
 #include "topology/node_layout.h"
@@ -38,7 +39,8 @@ void print_algorithms(const Topology& t) {
 
 void print_table(const char* title, const Topology& t, bool json, bool last) {
   std::string error;
-  const CostParams cost = cost_params_for(t, &error);
+  std::vector<std::string> from;
+  const CostParams cost = cost_params_for(t, &error, &from);
   const auto rows = decision_table(t, cost);
   if (json) {
     std::printf("  \"%s\": {\"size\": %d, \"nodes\": %d, \"ranks_per_node\": %d, ", title, t.size,
@@ -57,6 +59,7 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
   std::printf("== %s\n%s\n", title, describe(t).c_str());
   if (!error.empty()) std::printf("cost: %s\n", error.c_str());
   std::printf("cost model: %s\n", to_string(cost).c_str());
+  std::printf("costs from: %s\n", describe_cost(cost, from).c_str());
   std::printf("%12s  %-14s %-10s %8s %12s\n", "block size", "topo_auto", "grid", "window",
               "predicted");
   for (const auto& r : rows) {

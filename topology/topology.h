@@ -19,6 +19,7 @@ namespace topoa2a {
 inline constexpr const char* kEnvTopology = "MPIR_CVAR_TOPOA2A_TOPOLOGY";
 inline constexpr const char* kEnvNetworkFile = "MPIR_CVAR_TOPOA2A_NETWORK_FILE";
 inline constexpr const char* kEnvCost = "MPIR_CVAR_TOPOA2A_COST";
+inline constexpr const char* kEnvCostFile = "MPIR_CVAR_TOPOA2A_COST_FILE";
 inline constexpr const char* kEnvTuningJson = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
 
 // How the ranks of a communicator are laid out over its nodes.
@@ -159,9 +160,13 @@ struct Topology {
   Network network;
 
   // MPIR_CVAR_TOPOA2A_COST as read on rank 0 at detection (empty: the
-  // defaults); parse with cost_params_for() (topology/cost_model.h), so that
-  // every rank prices with the same numbers.
+  // defaults), and the cost file (MPIR_CVAR_TOPOA2A_COST_FILE: its path, its
+  // text, why it could not be read); parse with cost_params_for()
+  // (topology/cost_model.h), so that every rank prices with the same numbers.
   std::string cost_text;
+  std::string cost_file;
+  std::string cost_file_text;
+  std::string cost_file_error;
 
   // Problems met while building it (malformed file, forced layout that does
   // not fit, ...). Identical on every rank of the communicator.
