@@ -28,8 +28,8 @@ Levels find_levels(MPI_Comm comm);
 
 // Every pair of `pairs` at once, `iters` times after one warm-up: a sends
 // `count` messages of `bytes` to b, all in flight, and b sends them back the
-// same way. Returns half the time of one iteration (one way), the slowest
-// pair's, on every rank. Collective over `comm` (ranks outside the pairs
+// same way. Returns half the median time of one iteration (one way), the
+// slowest pair's, on every rank. Collective over `comm` (ranks outside the pairs
 // only join the barrier and the reduction). Returns a negative value if an
 // MPI call fails.
 double exchange(MPI_Comm comm, const std::vector<Pair>& pairs, size_t bytes, int count, int iters);
