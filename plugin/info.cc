@@ -21,6 +21,24 @@ using namespace topoa2a;
 
 namespace {
 
+// A JSON string's contents: quotes, backslashes and control characters escaped.
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 // Every algorithm of the table on this communicator (its node layout,
 // MPIR_CVAR_TOPOA2A_LEADERS): rounds, or why it cannot run.
 void print_algorithms(const Topology& t) {
@@ -45,8 +63,15 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
   if (json) {
     std::printf("  \"%s\": {\"size\": %d, \"nodes\": %d, \"ranks_per_node\": %d, ", title, t.size,
                 t.nodes, t.ranks_per_node);
-    std::printf("\"network\": \"%s\", \"source\": \"%s\", \"choices\": [",
-                to_string(t.network.kind), t.network.source.c_str());
+    std::printf("\"network\": \"%s\", \"source\": \"%s\", \"costs\": {", to_string(t.network.kind),
+                t.network.source.c_str());
+    const std::vector<std::string> keys = cost_keys();
+    CostParams copy = cost;
+    for (size_t i = 0; i < keys.size(); ++i)
+      std::printf("%s\"%s\": {\"value_s\": %.9g, \"from\": \"%s\"}", i ? ", " : "", keys[i].c_str(),
+                  *cost_field(&copy, keys[i]),
+                  json_escape(i < from.size() ? from[i] : "default").c_str());
+    std::printf("}, \"choices\": [");
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
       std::printf(
