@@ -24,6 +24,7 @@
 #include "plugin/pvar_list.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
+#include "topology/cost_file.h"
 
 namespace topoa2a {
 namespace {
@@ -315,6 +316,10 @@ extern "C" __attribute__((visibility("default"))) int MPICH_Coll_plugin_init(
     if (is_rank0()) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
     return MPI_ERR_OTHER;
   }
+  if (g_config.verbose && is_rank0())  // each process reads the descriptions itself
+    std::fprintf(
+        stderr, "topoa2a: costs %s\n",
+        describe_cost(g_config.descriptions.cost_params, g_config.descriptions.cost_from).c_str());
   g_host = host;
   g_world.reset();
   g_next_id = 0;
