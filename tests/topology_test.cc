@@ -658,6 +658,34 @@ TEST(Rules, MpichShippedFilesParse) {
 #endif
 }
 
+TEST(Rules, ReadAsMpichsJsonCReadsThem) {
+  // Comments, single quotes, trailing commas: json-c (so MPICH) reads them;
+  // positions still point into the file as written.
+  const std::string text =
+      "{ // MPICH's json-c reads comments,\n"
+      "  'collective=alltoall': { /* single quotes { */\n"
+      "    \"comm_size<=4\": {\"algorithm=MPIR_Alltoall_intra_ring\": {},},\n"
+      "    \"comm_size=any\": {\"algorithm=MPIR_Alltoall_intra_NAME\": {}},\n"
+      "  },\n"
+      "}\n";
+  auto with = [&](const std::string& name) {
+    std::string t = text;
+    t.replace(t.find("NAME"), 4, name);
+    return t;
+  };
+  Rules rules;
+  std::string err;
+  ASSERT_TRUE(parse_rules(with("mesh"), "m.json", &rules, &err)) << err;
+  EXPECT_EQ(apply_rules(rules, 4, 8).value_or(""), "ring");
+  EXPECT_EQ(apply_rules(rules, 5, 8).value_or(""), "mesh");
+  ASSERT_EQ(rules.top.size(), 1u);
+  EXPECT_EQ(rules.top[0].line, 2);
+  EXPECT_EQ(rules.top[0].column, 3);
+  EXPECT_FALSE(parse_rules(with("rnig"), "m.json", &rules, &err));
+  EXPECT_EQ(err.rfind("m.json:4:34: unknown alltoall algorithm 'MPIR_Alltoall_intra_rnig'", 0), 0u)
+      << err;
+}
+
 TEST(Rules, MalformedGivesLineColumn) {
   const BadFile cases[] = {
       {"{\"collective=alltoall\": {\n  \"comm_size<=8\": {\"algorithm=MPIR_Alltoall_intra_ring\": "
