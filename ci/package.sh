@@ -64,6 +64,18 @@ check_run() {
   echo "ok: $what"
 }
 
+# The libraries' run-time dependencies (dpkg-shlibdeps), json-c's among
+# them, and nothing the loader cannot find.
+lib_deps=$(dpkg-deb -f "$out"/libtopoa2a_*.deb Depends)
+for d in libmpich12 libhwloc15 libjson-c5; do
+  grep -qE "(^|[ ,])$d( |,|$)" <<<"$lib_deps" || fail "libtopoa2a does not depend on $d: $lib_deps"
+done
+for l in libtopoa2a.so libtopoa2a_native.so; do
+  path=$(dpkg -L libtopoa2a | grep "/$l\$" | head -n1)
+  [ -n "$path" ] || fail "$l not installed"
+  ! ldd "$path" | grep -q "not found" || { ldd "$path"; fail "$l: a library is not found"; }
+done
+echo "ok: libtopoa2a depends on libmpich12, libhwloc15, libjson-c5; its libraries load"
 [ "$(command -v topoa2a-info)" = /usr/bin/topoa2a-info ] || fail "topoa2a-info not on PATH"
 [ "$(command -v topoa2a-bench)" = /usr/bin/topoa2a-bench ] || fail "topoa2a-bench not on PATH"
 [ "$(command -v topoa2a-calibrate)" = /usr/bin/topoa2a-calibrate ] ||

@@ -43,7 +43,11 @@ set(CPACK_COMPONENTS_ALL libtopoa2a tools)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps: libmpich12, libhwloc15, ...
+# dpkg-shlibdeps derives the libraries' run-time dependencies from what they
+# link: libmpich12, libhwloc15, libjson-c5 (the rules file is read with
+# json-c), libstdc++6, libc6 (ci/package.sh checks them). No -dev package is
+# needed: no installed header includes json-c's or hwloc's.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_LIBTOPOA2A_PACKAGE_NAME libtopoa2a)
 set(CPACK_DEBIAN_LIBTOPOA2A_PACKAGE_SECTION libs)
 set(CPACK_COMPONENT_LIBTOPOA2A_DESCRIPTION

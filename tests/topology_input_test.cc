@@ -467,18 +467,41 @@ TEST(TuningForMpich, NothingOfOursIsLeftAsItIs) {
   EXPECT_TRUE(contains(err, "t.json:1:")) << err;
 }
 
-TEST(Json, WriteRoundTrips) {
-  const std::string text =
-      R"({"a\"b": [1, 2.5, -3e-7, true, false, null, "x\ny\u0001"], "c": {}, "d": []})";
-  json::Value v, w;
+TEST(TuningForMpich, CopyIsTheFileAsJsonCReadsIt) {
+  // Comments, a repeated key, container parameters of every JSON type: the
+  // copy holds json-c's values, unchanged but for the renamed leaf.
+  const std::string text = R"({
+    /* MPICH's json-c reads this file too */
+    "collective=bcast": {
+      "algorithm=MPIR_Bcast_intra_tree": {"tree_type": "knomial", "k": 4, "w": 2.50,
+                                          "x": -3e-7, "l": [1, "a\"b/c", null, true],
+                                          "u": "\u00e9\n"}
+    },
+    "collective=alltoall": {
+      "comm_size<=4": {"algorithm=MPIR_Alltoall_intra_ring": {}},
+      "comm_size<=4": {"algorithm=MPIR_Alltoall_intra_mesh": {}},  // json-c keeps this one
+      "comm_size=any": {"algorithm=MPIR_Alltoall_intra_brucks": {}}
+    }
+  })";
+  TuningForMpich out;
   std::string err;
-  ASSERT_TRUE(json::parse(text, "j", &v, &err)) << err;
-  const std::string out = json::write(v);
-  ASSERT_TRUE(json::parse(out, "j2", &w, &err)) << err << "\n" << out;
-  EXPECT_EQ(json::write(w), out);
-  EXPECT_EQ(w.members[0].key, "a\"b");
-  EXPECT_EQ(w.members[0].value->items[6].string, "x\ny\x01");
-  EXPECT_DOUBLE_EQ(w.members[0].value->items[2].number, -3e-7);
+  ASSERT_TRUE(filter_tuning_for_mpich(text, "t.json", &out, &err)) << err;
+  EXPECT_EQ(out.replaced, 1);  // mesh; the first comm_size<=4 (ring) is gone, as in json-c
+  EXPECT_EQ(out.other_collectives, 1);
+  json::Document in, copy;
+  ASSERT_TRUE(json::parse(text, "t.json", &in, &err)) << err;
+  ASSERT_TRUE(json::parse(out.text, "copy.json", &copy, &err)) << err << "\n" << out.text;
+  json_object* bcast = json_object_object_get(in.root.get(), "collective=bcast");
+  EXPECT_TRUE(json_object_equal(bcast, json_object_object_get(copy.root.get(), "collective=bcast")))
+      << out.text;
+  json_object* a2a = json_object_object_get(copy.root.get(), "collective=alltoall");
+  ASSERT_EQ(json_object_object_length(a2a), 2);
+  json_object* small = json_object_object_get(a2a, "comm_size<=4");
+  EXPECT_NE(json_object_object_get(small, "algorithm=MPIR_Alltoall_intra_brucks"), nullptr)
+      << out.text;
+  // The keys keep their order.
+  ASSERT_EQ(copy.objects[0].members.size(), 2u);
+  EXPECT_EQ(copy.objects[0].members[0].key, "collective=bcast");
 }
 
 }  // namespace

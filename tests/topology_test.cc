@@ -417,44 +417,100 @@ TEST(Cost, FromTopology) {
 // ---------------------------------------------------------------------------
 // JSON
 
-TEST(Json, Values) {
-  json::Value v;
+// json-c reads; the key index says where each member is.
+TEST(Json, IndexGivesEveryMemberItsPosition) {
+  // Comments, a raw newline and braces inside a string, a single-quoted key
+  // and an escaped one: all as json-c (and MPICH) reads them.
+  const std::string text =
+      "/* c { */ {\"a\": [1, {\"in\": {}}], // {\n"
+      " 'b': \"x{\n}\\\"\",\n"
+      "  \"k\\u0065y\": {\"c\": true}}";
+  json::Document d;
   std::string err;
-  ASSERT_TRUE(
-      json::parse("/* c */ {\"a\": [1, -2.5e1, true, null], // line\n \"b\\u00e9\\n\": "
-                  "{\"c\": \"x\\\"y\"}}",
-                  "j", &v, &err))
-      << err;
-  ASSERT_EQ(v.type, json::Type::kObject);
-  ASSERT_EQ(v.members.size(), 2u);
-  EXPECT_EQ(v.members[0].key, "a");
-  EXPECT_EQ(v.members[0].value->items.size(), 4u);
-  EXPECT_DOUBLE_EQ(v.members[0].value->items[1].number, -25);
-  EXPECT_EQ(v.members[1].key, "b\xc3\xa9\n");
-  EXPECT_EQ(v.members[1].line, 2);
-  EXPECT_EQ(v.members[1].column, 2);
-  EXPECT_EQ(v.members[1].value->members[0].value->string, "x\"y");
+  ASSERT_TRUE(json::parse(text, "j", &d, &err)) << err;
+  EXPECT_EQ(d.root_pos.line, 1);
+  EXPECT_EQ(d.root_pos.column, 11);
+  ASSERT_EQ(d.objects.size(), 4u);  // root, {"in"}, {} and {"c"}, in order of their '{'
+  const json::Object& root = d.objects[0];
+  ASSERT_EQ(root.members.size(), 3u);
+  EXPECT_EQ(root.members[0].key, "a");
+  EXPECT_EQ(root.members[0].key_pos.column, 12);
+  EXPECT_EQ(root.members[0].value_pos.column, 17);
+  EXPECT_EQ(root.members[0].object, -1);  // an array
+  EXPECT_EQ(root.members[1].key, "b");
+  EXPECT_EQ(root.members[1].key_pos.line, 2);
+  EXPECT_EQ(root.members[1].key_pos.column, 2);
+  EXPECT_EQ(root.members[1].value_pos.column, 7);
+  EXPECT_EQ(root.members[2].key, "key");
+  EXPECT_EQ(root.members[2].key_pos.line, 4);
+  EXPECT_EQ(root.members[2].key_pos.column, 3);
+  ASSERT_EQ(root.members[2].object, 3);
+  EXPECT_EQ(d.objects[3].pos.column, 15);
+  EXPECT_EQ(d.objects[3].members[0].key, "c");
+  // The values are json-c's.
+  json_object* b = json_object_object_get(d.root.get(), "b");
+  EXPECT_STREQ(json_object_get_string(b), "x{\n}\"");
+  EXPECT_STREQ(json::type_name(json_object_object_get(d.root.get(), "a")), "array");
+}
+
+TEST(Json, RepeatedKeyKeepsFirstPlaceAndLastValue) {
+  // As json-c merges it (so as MPICH sees it).
+  const std::string text = "{\"a\": {\"x\": 1},\n \"b\": 2,\n \"a\": {\"y\": 3}}";
+  json::Document d;
+  std::string err;
+  ASSERT_TRUE(json::parse(text, "j", &d, &err)) << err;
+  const json::Object& root = d.objects[0];
+  ASSERT_EQ(root.members.size(), 2u);
+  EXPECT_EQ(root.members[0].key, "a");
+  EXPECT_EQ(root.members[0].key_pos.line, 1);
+  EXPECT_EQ(root.members[0].value_pos.line, 3);  // the value json-c keeps
+  ASSERT_EQ(root.members[0].object, 2);
+  EXPECT_EQ(d.objects[2].members[0].key, "y");
+  EXPECT_EQ(root.members[1].key, "b");
+  ASSERT_EQ(root.repeats.size(), 1u);
+  EXPECT_EQ(root.repeats[0].key, "a");
+  EXPECT_EQ(root.repeats[0].pos.line, 3);
+  EXPECT_EQ(root.repeats[0].first.line, 1);
+  json_object* a = json_object_object_get(d.root.get(), "a");
+  EXPECT_NE(json_object_object_get(a, "y"), nullptr);
+}
+
+TEST(Json, AcceptsWhatMpichsJsonCAccepts) {
+  // json-c's non-strict mode, as MPICH's json_tokener_parse reads.
+  for (const char* text : {"{\n\"a\": \"x\n\"}", "[1, 2,]", "{\"a\": 01}", "{'a': 1,}",
+                           "{\"a\": TRUE, \"b\": NaN}", "{} // c", "{\"a\": {}} /* x */ "}) {
+    json::Document d;
+    std::string err;
+    EXPECT_TRUE(json::parse(text, "j", &d, &err)) << text << ": " << err;
+  }
 }
 
 TEST(Json, MalformedGivesLineColumn) {
+  std::string deep;
+  for (int i = 0; i < 32; ++i) deep += "{\"a\": ";
+  deep += "{}" + std::string(32, '}');
   const BadFile cases[] = {
       {"{\n  \"a\": {}\n  \"b\": {}\n}", "r.json:3:3: ", "expected ',' or '}'"},
-      {"{\"a\": {}", "r.json:1:9: ", "expected ',' or '}'"},
+      {"{\"a\": {}", "r.json:1:9: ", "unexpected end of file"},
       {"{\"a\" {}}", "r.json:1:6: ", "expected ':'"},
-      {"{\n\"a\": \"x\n\"}", "r.json:2:8: ", "close the string"},
       {"{\"a\": \"x", "r.json:1:7: ", "unterminated string"},
       {"{} x", "r.json:1:4: ", "expected end of file"},
-      {"{\"a\": tru}", "r.json:1:7: ", "expected a JSON value"},
+      {"{\"a\": tru}", "r.json:1:10: ", "expected true or false, got '}'"},
       {"{a: 1}", "r.json:1:2: ", "expected a string key"},
-      {"[1, 2,]", "r.json:1:7: ", "expected a JSON value"},
-      {"{\"a\": 01}", "r.json:1:8: ", "expected ',' or '}'"},
+      {"{\"a\": [1 2]}", "r.json:1:10: ", "expected ',' or ']'"},
+      {"{\"a\": \"\\x\"}", "r.json:1:9: ", "expected an escape"},
+      {"{} /", "r.json:1:5: ", "expected a comment"},
       {"/* open", "r.json:1:1: ", "unterminated /* comment"},
-      {"", "r.json:1:1: ", "got end of file"},
+      // json-c alone reads this as the number 1.
+      {"{\"a\": 1 /* x", "r.json:1:9: ", "unterminated /* comment"},
+      {"{\"a\": 1 //", "r.json:1:11: ", "unexpected end of file"},
+      {"", "r.json:1:1: ", "end of file"},
+      {deep.c_str(), "r.json:1:", "nesting deeper than json-c reads (32 levels"},
   };
   for (const BadFile& c : cases) {
-    json::Value v;
+    json::Document d;
     std::string err;
-    EXPECT_FALSE(json::parse(c.text, "r.json", &v, &err)) << c.text;
+    EXPECT_FALSE(json::parse(c.text, "r.json", &d, &err)) << c.text;
     EXPECT_EQ(err.rfind(c.prefix, 0), 0u) << "text: " << c.text << "\nerror: " << err;
     EXPECT_NE(err.find(c.words), std::string::npos) << "text: " << c.text << "\nerror: " << err;
   }
@@ -601,6 +657,34 @@ TEST(Rules, MpichShippedFilesParse) {
   EXPECT_EQ(copy.replaced, 0);
   EXPECT_GT(copy.other_collectives, 10);
 #endif
+}
+
+TEST(Rules, ReadAsMpichsJsonCReadsThem) {
+  // Comments, single quotes, trailing commas: json-c (so MPICH) reads them;
+  // positions still point into the file as written.
+  const std::string text =
+      "{ // MPICH's json-c reads comments,\n"
+      "  'collective=alltoall': { /* single quotes { */\n"
+      "    \"comm_size<=4\": {\"algorithm=MPIR_Alltoall_intra_ring\": {},},\n"
+      "    \"comm_size=any\": {\"algorithm=MPIR_Alltoall_intra_NAME\": {}},\n"
+      "  },\n"
+      "}\n";
+  auto with = [&](const std::string& name) {
+    std::string t = text;
+    t.replace(t.find("NAME"), 4, name);
+    return t;
+  };
+  Rules rules;
+  std::string err;
+  ASSERT_TRUE(parse_rules(with("mesh"), "m.json", &rules, &err)) << err;
+  EXPECT_EQ(apply_rules(rules, 4, 8).value_or(""), "ring");
+  EXPECT_EQ(apply_rules(rules, 5, 8).value_or(""), "mesh");
+  ASSERT_EQ(rules.top.size(), 1u);
+  EXPECT_EQ(rules.top[0].line, 2);
+  EXPECT_EQ(rules.top[0].column, 3);
+  EXPECT_FALSE(parse_rules(with("rnig"), "m.json", &rules, &err));
+  EXPECT_EQ(err.rfind("m.json:4:34: unknown alltoall algorithm 'MPIR_Alltoall_intra_rnig'", 0), 0u)
+      << err;
 }
 
 TEST(Rules, MalformedGivesLineColumn) {
