@@ -27,8 +27,8 @@ struct NbOp {
   Launched run;
   int err = MPI_SUCCESS;
   MPI_Request greq = MPI_REQUEST_NULL;
-  bool completed = false;  // MPI_Grequest_complete called
-  bool freed = false;      // MPI freed the request (free_fn)
+  bool completed = false;          // MPI_Grequest_complete called
+  std::atomic<bool> freed{false};  // MPI freed the request (free_fn)
 };
 
 std::recursive_mutex g_mu;
@@ -145,7 +145,7 @@ void progress_locked() {
   if (!outer) return;
   g_sweeping = false;
   auto gone = [](NbOp* op) {
-    if (!(op->completed && op->freed)) return false;
+    if (!(op->completed && op->freed.load())) return false;
     delete op;
     return true;
   };
@@ -153,6 +153,8 @@ void progress_locked() {
   g_live.store(static_cast<int>(g_ops.size()));
 }
 
+// Called by MPICH under its critical section too: reads only what was set
+// before MPI_Grequest_complete.
 int query_fn(void* extra, MPI_Status* status) {
   auto* op = static_cast<NbOp*>(extra);
   if (status != MPI_STATUS_IGNORE) {
@@ -164,15 +166,12 @@ int query_fn(void* extra, MPI_Status* status) {
   return op->err;
 }
 
+// MPICH calls this holding its global critical section (MPI_Wait* /
+// MPI_Test* completing the request, MPI_Request_free): taking our mutex
+// here could wait for a thread that holds it and waits for MPICH's. So it
+// only marks the operation; the next pass deletes it.
 int free_fn(void* extra) {
-  std::lock_guard<std::recursive_mutex> lock(g_mu);
-  auto* op = static_cast<NbOp*>(extra);
-  op->freed = true;  // deleted by the next sweep once complete
-  if (!g_sweeping && op->completed) {
-    g_ops.erase(std::remove(g_ops.begin(), g_ops.end(), op), g_ops.end());
-    g_live.store(static_cast<int>(g_ops.size()));
-    delete op;
-  }
+  static_cast<NbOp*>(extra)->freed.store(true);
   return MPI_SUCCESS;
 }
 
