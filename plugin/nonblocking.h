@@ -84,8 +84,8 @@ bool nb_release_state(CommState* state);
 
 // Persistent requests (plugin/persistent.cc). `start` begins one run and
 // returns its request (one of nb_start's or MPICH's). The handle the user
-// gets is an inactive persistent request of MPICH's (a receive from
-// MPI_PROC_NULL on MPI_COMM_SELF, never started), so that calls we do not
+// gets is an inactive persistent request of MPICH's (a receive on
+// MPI_COMM_SELF, never started), so that calls we do not
 // intercept see an inactive persistent request; MPI_Start[all], the wait
 // and test calls, MPI_Request_get_status and MPI_Request_free are
 // intercepted for the handles in the table: while a run is active they

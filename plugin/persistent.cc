@@ -2,7 +2,7 @@
 // handle table and the request calls it intercepts (plugin/nonblocking.h).
 //
 // A handle of ours is an MPICH persistent request that is never started (a
-// receive from MPI_PROC_NULL on MPI_COMM_SELF), so that whatever sees it
+// receive on MPI_COMM_SELF), so that whatever sees it
 // inactive, in any MPI call, behaves as for an inactive persistent request
 // (an empty status, skipped by the *any/*some calls, freed by
 // MPI_Request_free). MPI_Start[all] on it starts a run (a request of
@@ -30,6 +30,9 @@ struct Persistent {
   MPI_Request run = MPI_REQUEST_NULL;
   bool active = false;
 };
+
+// The placeholder's tag; it is never started, so it never matches.
+constexpr int kPlaceholderTag = 7339;
 
 std::mutex g_mu;
 std::map<MPI_Request, Persistent*> g_table;
@@ -87,7 +90,11 @@ int start_one(Persistent* p) {
 }  // namespace
 
 int persistent_init(PersistentStart start, MPI_Request* handle) {
-  const int err = PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, handle);
+  // Not from MPI_PROC_NULL: in MPICH 4.0.2, after MPI_Request_free of a
+  // never-started persistent receive from MPI_PROC_NULL, the next
+  // persistent collective of MPICH's hangs in MPI_Wait (seen with
+  // MPI_Alltoallv_init; a receive from rank 0 of MPI_COMM_SELF does not).
+  const int err = PMPI_Recv_init(nullptr, 0, MPI_BYTE, 0, kPlaceholderTag, MPI_COMM_SELF, handle);
   if (err != MPI_SUCCESS) return err;
   std::lock_guard<std::mutex> lock(g_mu);
   g_table[*handle] = new Persistent{std::move(start)};
