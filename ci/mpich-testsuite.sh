@@ -231,11 +231,11 @@ list_entries() { sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' 
 check_selection() {  # every coll source calling a blocking alltoall[v] is listed or excluded
   local f name bad=0
   local known
-  known=$( { list_entries "$TESTLIST_SRC"; list_entries "$EXCLUDED_SRC"; } | awk '{print $1}' | sort -u)
+  known=$( { list_entries "$DATA_DIR/alltoall.testlist"; list_entries "$EXCLUDED_SRC"; } | awk '{print $1}' | sort -u)
   for f in $(grep -lE '\b(MPI|MTest)_Alltoallv?[[:space:]]*\(' "$SRC"/test/mpi/coll/*.c || true); do
     name=$(basename "$f" .c)
     if ! grep -qxF "$name" <<<"$known"; then
-      log "coll/$name.c calls a blocking MPI_Alltoall[v] but is neither in $(basename "$TESTLIST_SRC") nor in $(basename "$EXCLUDED_SRC")"
+      log "coll/$name.c calls a blocking MPI_Alltoall[v] but is neither in alltoall.testlist nor in $(basename "$EXCLUDED_SRC")"
       bad=1
     fi
   done
