@@ -48,7 +48,11 @@
 // waiting posts the same messages in the same order, only later. The
 // nonblocking path thus needs MPI progress on every rank (the front door
 // says where it comes from), and each outstanding operation its own
-// traffic (its own communicator, plugin/nonblocking.h).
+// traffic (its own communicator, plugin/nonblocking.h). With several
+// operations outstanding each is its own instance of the argument,
+// provided a rank that waits for one keeps advancing all the others
+// (ranks may complete them in different orders; the preload door's poll
+// advances every outstanding operation).
 #pragma once
 
 #include <vector>
