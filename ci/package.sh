@@ -66,10 +66,12 @@ check_run() {
 
 [ "$(command -v topoa2a-info)" = /usr/bin/topoa2a-info ] || fail "topoa2a-info not on PATH"
 [ "$(command -v topoa2a-bench)" = /usr/bin/topoa2a-bench ] || fail "topoa2a-bench not on PATH"
-for m in topoa2a-info topoa2a-bench topoa2a; do
+[ "$(command -v topoa2a-calibrate)" = /usr/bin/topoa2a-calibrate ] ||
+  fail "topoa2a-calibrate not on PATH"
+for m in topoa2a-info topoa2a-bench topoa2a-calibrate topoa2a; do
   man -w "$m" >/dev/null 2>&1 || fail "no man page for $m"
 done
-echo "ok: tools on PATH, man pages topoa2a-info(1) topoa2a-bench(1) topoa2a(7)"
+echo "ok: tools on PATH, man pages topoa2a-info(1) topoa2a-bench(1) topoa2a-calibrate(1) topoa2a(7)"
 timeout 120 mpiexec -n 2 topoa2a-info >"$work/info.txt" 2>&1 || { cat "$work/info.txt"; fail "topoa2a-info"; }
 grep -q "topo_auto" "$work/info.txt" || { cat "$work/info.txt"; fail "topoa2a-info printed no choice"; }
 echo "ok: mpiexec -n 2 topoa2a-info"

@@ -3,7 +3,8 @@
 #   libtopoa2a     libtopoa2a.so (preload door), libtopoa2a_native.so (the
 #                  patched MPICH's plugin), headers, CMake and pkg-config
 #                  files, documentation
-#   topoa2a-tools  topoa2a-info and topoa2a-bench, with their man pages
+#   topoa2a-tools  topoa2a-info, topoa2a-bench and topoa2a-calibrate, with
+#                  their man pages
 # `cpack -G DEB` in the build directory writes both .deb files.
 include(CMakePackageConfigHelpers)
 
@@ -27,6 +28,7 @@ install(FILES ${PROJECT_BINARY_DIR}/topoa2a.pc DESTINATION ${CMAKE_INSTALL_LIBDI
         COMPONENT libtopoa2a)
 
 install(FILES ${PROJECT_SOURCE_DIR}/docs/man/topoa2a-info.1 ${PROJECT_SOURCE_DIR}/docs/man/topoa2a-bench.1
+              ${PROJECT_SOURCE_DIR}/docs/man/topoa2a-calibrate.1
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/man/topoa2a.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7
         COMPONENT libtopoa2a)
@@ -56,5 +58,7 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libtopoa2a (= ${PROJECT_VERSION})")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
     "topoa2a: topology-aware MPI_Alltoall algorithms for MPICH (tools)\n"
     "topoa2a-info prints a run's detected topology and topo_auto's choice per size;\n"
-    "topoa2a-bench is an osu_alltoall-compatible benchmark of every algorithm.")
+    "topoa2a-bench is an osu_alltoall-compatible benchmark of every algorithm;\n"
+    "topoa2a-calibrate measures the machine's message costs and writes a cost file\n"
+    "for topo_auto (MPIR_CVAR_TOPOA2A_COST_FILE).")
 include(CPack)

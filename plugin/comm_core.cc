@@ -25,6 +25,10 @@ std::string model_key(const Topology& t, const CostParams& c) {
   add_all(n.dims);
   add_all(n.periodic);
   add(n.global_links);
+  add(n.leaf_size);
+  add(n.leaf_uplinks);
+  for (double bw : n.dim_bw) k += ' ' + std::to_string(bw);
+  k += ' ' + std::to_string(n.uplink_bw) + ' ' + std::to_string(n.global_bw);
   add(n.rank_level);
   add_all(n.endpoint_of_rank);
   return k;

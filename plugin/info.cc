@@ -12,6 +12,7 @@
 
 #include "coll/algorithms.h"
 #include "coll/schedule.h"
+#include "topology/cost_file.h"
 #include "topology/cost_model.h"
 #include "topology/detect.h"
 #include "topology/node_layout.h"
@@ -19,6 +20,24 @@
 using namespace topoa2a;
 
 namespace {
+
+// A JSON string's contents: quotes, backslashes and control characters escaped.
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
 
 // Every algorithm of the table on this communicator (its node layout,
 // MPIR_CVAR_TOPOA2A_LEADERS): rounds, or why it cannot run.
@@ -38,13 +57,21 @@ void print_algorithms(const Topology& t) {
 
 void print_table(const char* title, const Topology& t, bool json, bool last) {
   std::string error;
-  const CostParams cost = cost_params_for(t, &error);
+  std::vector<std::string> from;
+  const CostParams cost = cost_params_for(t, &error, &from);
   const auto rows = decision_table(t, cost);
   if (json) {
     std::printf("  \"%s\": {\"size\": %d, \"nodes\": %d, \"ranks_per_node\": %d, ", title, t.size,
                 t.nodes, t.ranks_per_node);
-    std::printf("\"network\": \"%s\", \"source\": \"%s\", \"choices\": [",
-                to_string(t.network.kind), t.network.source.c_str());
+    std::printf("\"network\": \"%s\", \"source\": \"%s\", \"costs\": {", to_string(t.network.kind),
+                t.network.source.c_str());
+    const std::vector<std::string> keys = cost_keys();
+    CostParams copy = cost;
+    for (size_t i = 0; i < keys.size(); ++i)
+      std::printf("%s\"%s\": {\"value_s\": %.9g, \"from\": \"%s\"}", i ? ", " : "", keys[i].c_str(),
+                  *cost_field(&copy, keys[i]),
+                  json_escape(i < from.size() ? from[i] : "default").c_str());
+    std::printf("}, \"choices\": [");
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
       std::printf(
@@ -57,6 +84,7 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
   std::printf("== %s\n%s\n", title, describe(t).c_str());
   if (!error.empty()) std::printf("cost: %s\n", error.c_str());
   std::printf("cost model: %s\n", to_string(cost).c_str());
+  std::printf("costs from: %s\n", describe_cost(cost, from).c_str());
   std::printf("%12s  %-14s %-10s %8s %12s\n", "block size", "topo_auto", "grid", "window",
               "predicted");
   for (const auto& r : rows) {

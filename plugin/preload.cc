@@ -23,6 +23,7 @@
 #include "plugin/preload_impl.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
+#include "topology/cost_file.h"
 
 namespace topoa2a {
 namespace {
@@ -242,6 +243,12 @@ void front_gather_world() {
   gathered = true;
   std::string error;
   if (!CommState::init(g_config.descriptions, &error)) stop_after_init(error);
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (g_config.verbose && rank == 0)  // world rank 0's descriptions are everyone's
+    std::fprintf(
+        stderr, "topoa2a: costs %s\n",
+        describe_cost(g_config.descriptions.cost_params, g_config.descriptions.cost_from).c_str());
 }
 
 }  // namespace topoa2a

@@ -29,56 +29,10 @@
 #include <string>
 #include <vector>
 
-#include "coll/algorithms.h"
-#include "plugin/stats.h"
+#include "plugin/pvar_list.h"
 
 namespace topoa2a {
 namespace {
-
-struct Pvar {
-  std::string name, desc, op, algorithm;
-  int counter;  // 0 calls, 1 rounds, 2 bytes
-};
-
-const std::vector<Pvar>& pvars() {
-  static const std::vector<Pvar> list = [] {
-    std::vector<Pvar> out;
-    static const char* const kCounters[] = {"calls", "rounds", "bytes"};
-    static const char* const kWhat[] = {"calls of MPI_%s that %s ran",
-                                        "communication rounds of the MPI_%s calls %s ran",
-                                        "bytes this process sent in the MPI_%s calls %s ran"};
-    // The statistics' operations and the MPI call each counts.
-    static const char* const kOps[][2] = {{"alltoall", "Alltoall"},
-                                          {"alltoallv", "Alltoallv"},
-                                          {"ialltoall", "Ialltoall"},
-                                          {"ialltoallv", "Ialltoallv"},
-                                          {"alltoall_init", "Alltoall_init (each start)"},
-                                          {"alltoallv_init", "Alltoallv_init (each start)"}};
-    for (const auto& entry : kOps) {
-      const char* op = entry[0];
-      const bool v = std::strchr(op, 'v') != nullptr;
-      std::vector<std::string> names;
-      for (const Algorithm& a : algorithms())
-        if (!v || a.alltoallv) names.push_back(a.name);
-      names.push_back("mpich");
-      const std::string Op = entry[1];
-      for (const std::string& alg : names)
-        for (int c = 0; c < 3; ++c) {
-          char desc[160];
-          const std::string who =
-              alg == "mpich" ? "MPICH (fallbacks, topo_auto's MPICH choices)" : "topoa2a's " + alg;
-          std::snprintf(desc, sizeof desc, kWhat[c], Op.c_str(), who.c_str());
-          out.push_back(
-              {std::string("topoa2a_") + op + "_" + alg + "_" + kCounters[c], desc, op, alg, c});
-        }
-    }
-    return out;
-  }();
-  return list;
-}
-
-constexpr const char* kCategory = "topoa2a";
-constexpr const char* kCategoryDesc = "topoa2a's all-to-all algorithms: calls, rounds and bytes";
 
 // Our handles: the address of one of these, unique while allocated.
 struct Handle {
@@ -106,12 +60,6 @@ void put_string(const std::string& s, char* buf, int* len) {
   std::memcpy(buf, s.data(), static_cast<size_t>(n));
   buf[n] = '\0';
   *len = n + 1;
-}
-
-unsigned long long value(const Pvar& v) {
-  long long c[3] = {0, 0, 0};
-  topoa2a_stats_get(v.op.c_str(), v.algorithm.c_str(), &c[0], &c[1], &c[2]);
-  return static_cast<unsigned long long>(c[v.counter]);
 }
 
 int count() { return static_cast<int>(pvars().size()); }
@@ -245,7 +193,7 @@ TOPOA2A_EXPORT int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle
   const int r = on_ours(session, handle, MPI_SUCCESS, &h);
   if (r < 0) return PMPI_T_pvar_read(session, handle, buf);
   if (r == MPI_SUCCESS) {
-    const unsigned long long v = topoa2a::value(pvars()[static_cast<size_t>(h->pvar)]);
+    const unsigned long long v = topoa2a::pvar_value(pvars()[static_cast<size_t>(h->pvar)]);
     std::memcpy(buf, &v, sizeof v);
   }
   return r;
@@ -284,8 +232,8 @@ TOPOA2A_EXPORT int MPI_T_category_get_info(int index, char* name, int* name_len,
   if (index != base)
     return PMPI_T_category_get_info(index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                                     num_categories);
-  topoa2a::put_string(topoa2a::kCategory, name, name_len);
-  topoa2a::put_string(topoa2a::kCategoryDesc, desc, desc_len);
+  topoa2a::put_string(topoa2a::kPvarCategory, name, name_len);
+  topoa2a::put_string(topoa2a::kPvarCategoryDesc, desc, desc_len);
   if (num_cvars) *num_cvars = 0;
   if (num_pvars) *num_pvars = count();
   if (num_categories) *num_categories = 0;
@@ -294,7 +242,7 @@ TOPOA2A_EXPORT int MPI_T_category_get_info(int index, char* name, int* name_len,
 
 TOPOA2A_EXPORT int MPI_T_category_get_index(const char* name, int* index) {
   const int err = PMPI_T_category_get_index(name, index);
-  if (err != MPI_T_ERR_INVALID_NAME || !name || std::strcmp(name, topoa2a::kCategory) != 0)
+  if (err != MPI_T_ERR_INVALID_NAME || !name || std::strcmp(name, topoa2a::kPvarCategory) != 0)
     return err;
   return PMPI_T_category_get_num(index);  // ours is the last one
 }

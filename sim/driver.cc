@@ -40,6 +40,7 @@
 #include "sim/auto_choice.h"
 #include "sim/harness.h"
 #include "sim/mpich_algs.h"
+#include "topology/cost_file.h"
 #include "topology/cost_model.h"
 #include "topology/node_layout.h"
 #include "topology/topology.h"
@@ -60,8 +61,9 @@ struct Options {
   std::vector<long> sizes{8, 1024};
   std::vector<std::string> algs;  // ours, "topo_auto", "mpi", "mpich_NAME"
   std::string platform = "unnamed";
-  std::string topology;  // forced topology for the cost model
-  std::string cost;      // MPIR_CVAR_TOPOA2A_COST syntax
+  std::string topology;   // forced topology for the cost model
+  std::string cost;       // MPIR_CVAR_TOPOA2A_COST syntax
+  std::string cost_file;  // a cost file (topoa2a-calibrate's); --cost overrides it key by key
   std::string mpi_label = "mpi";
   std::string csv;
   int iters = 1;
@@ -88,7 +90,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::fprintf(
       stderr,
       "sim_a2a: %s\nusage: sim_a2a [--sizes B,B,...] [--algs a,b,...|all] "
-      "[--platform NAME] [--topology T] [--cost C] [--mpi-label NAME] [--iters N] "
+      "[--platform NAME] [--topology T] [--cost C] [--cost-file F] [--mpi-label NAME] [--iters N] "
       "[--warmup N] [--window W] [--no-check] [--shared] [--csv FILE] [--explain P] [--list]\n",
       msg);
   std::exit(2);
@@ -113,6 +115,8 @@ Options parse(int argc, char** argv) {
       o.topology = value();
     } else if (a == "--cost") {
       o.cost = value();
+    } else if (a == "--cost-file") {
+      o.cost_file = value();
     } else if (a == "--mpi-label") {
       o.mpi_label = value();
     } else if (a == "--csv") {
@@ -162,9 +166,13 @@ topoa2a::Topology topology_or_exit(int p, const Options& o) {
 }
 
 topoa2a::CostParams cost_or_exit(const Options& o) {
+  // The plugin's precedence (topology/cost_file.h): the defaults, the file,
+  // then --cost (MPIR_CVAR_TOPOA2A_COST) key by key.
   topoa2a::CostParams cost;
-  std::string err;
-  if (!o.cost.empty() && !topoa2a::parse_cost_params(o.cost, &cost, &err)) usage(err.c_str());
+  std::string text, read_error, err;
+  if (!o.cost_file.empty()) topoa2a::read_text_file(o.cost_file, &text, &read_error);
+  if (!topoa2a::resolve_cost(o.cost_file, text, read_error, o.cost, &cost, nullptr, &err))
+    usage(err.c_str());
   return cost;
 }
 

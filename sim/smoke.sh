@@ -7,7 +7,10 @@
 # topo_auto, MPI_Alltoall and the reproductions of MPICH's algorithms
 # completed and delivered every word to its place (the driver validates
 # payloads that encode source, destination and index). No timing is
-# checked.   usage: sim/smoke.sh BUILD_DIR
+# checked. topo_auto's costs come from topoa2a-calibrate run under SMPI on
+# the same platform (sim_calibrate --quick -> a cost file -> sim_a2a
+# --cost-file), never from the simulator's constants.
+#   usage: sim/smoke.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/sim-smoke}
@@ -46,25 +49,43 @@ check() {
   fi
 }
 
+# calibrate NAME NP: runs topoa2a-calibrate (sim_calibrate --quick) on the
+# first NP ranks of platform NAME's hostfile and checks that its cost file
+# has at least one level's t_s and t_w, every value positive.
+calibrate() {
+  local name=$1 np=$2 file=$out/$1.cost
+  rm -f "$file"
+  smpirun -no-privatize -np "$np" -platform "$out/$name.xml" -hostfile "$out/$name.hosts" \
+    "${CFG[@]}" "$out/sim_calibrate" --quick -o "$file" >"$out/$name.calibrate.log" 2>&1 ||
+    { cat "$out/$name.calibrate.log"; echo "sim_smoke: FAILED: sim_calibrate on $name"; exit 1; }
+  sed -n '/^[a-z_]* [0-9]/p' "$file"
+  awk '/^[a-z_]+ [0-9]/ { if (!($2 + 0 > 0) && $1 != "o") bad = 1; seen[$1] = 1 }
+       END { exit bad || !((seen["ts_intra"] && seen["tw_intra"]) ||
+                           (seen["ts_inter"] && seen["tw_inter"])) }' "$file" ||
+    { cat "$file"; echo "sim_smoke: FAILED: $file: no level with positive t_s and t_w"; exit 1; }
+}
+
 # 1. One rank per host: the table + topo_auto + MPI_Alltoall + MPICH's
-# scattered, two sizes.
+# scattered, two sizes; costs from two hosts (the network level only).
 topo=$(python3 sim/platforms.py write "$out" torus2d 8)
+calibrate torus2d-8 2
 csv=$out/smoke.csv
 : >"$csv"
 smpirun -no-privatize -np 8 -platform "$out/torus2d-8.xml" -hostfile "$out/torus2d-8.hosts" \
   "${CFG[@]}" "$out/sim_a2a" --platform torus2d-8 --sizes 8,4096 \
-  --algs all,mpi,mpich_scattered --topology "$topo" --cost ts_inter=1.1us,tw_inter=0.1ns --csv "$csv"
+  --algs all,mpi,mpich_scattered --topology "$topo" --cost-file "$out/torus2d-8.cost" --csv "$csv"
 check "$csv" $(((ntable + 3) * 2))
 
 # 2. Two ranks per host: the table + topo_auto + MPICH's default, brucks,
-# scattered, pairwise + MPI_Alltoall, two sizes.
+# scattered, pairwise + MPI_Alltoall, two sizes; costs from two hosts of
+# two ranks (both levels).
 topo=$(python3 sim/platforms.py write "$out" fattree 4x2)
-cost=$(python3 sim/platforms.py info fattree 4x2 | python3 -c 'import json,sys; print(json.load(sys.stdin)["cost"])')
+calibrate fattree-4x2 4
 csv=$out/smoke-nodes.csv
 : >"$csv"
 smpirun -no-privatize -np 8 -platform "$out/fattree-4x2.xml" -hostfile "$out/fattree-4x2.hosts" \
   "${CFG[@]}" "$out/sim_a2a" --platform fattree-4x2 --sizes 8,4096 \
   --algs all,mpich_default,mpich_brucks,mpich_scattered,mpich_pairwise,mpi --topology "$topo" \
-  --cost "$cost" --csv "$csv"
+  --cost-file "$out/fattree-4x2.cost" --csv "$csv"
 check "$csv" $(((ntable + 6) * 2))
 echo "sim_smoke: PASSED"

@@ -81,6 +81,15 @@ add_test(NAME native_json_large_mpich
 set_tests_properties(native_json_large_mpich PROPERTIES FAIL_REGULAR_EXPRESSION
                      "msg=32768 bytes algorithm=|algorithm=mesh")
 
+# The cost file reaches the native door too (each process reads it).
+add_test(NAME native_cost_file
+         COMMAND ${expect} "topoa2a: costs ts_intra=0.3us \\(file:[^)]*machine.cost\\)"
+                 "o=1us \\(MPIR_CVAR_TOPOA2A_COST\\)" "result correct" --
+                 ${native_run} -n 2 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM topo_auto
+                 -genv MPIR_CVAR_TOPOA2A_COST_FILE ${CMAKE_CURRENT_SOURCE_DIR}/data/machine.cost
+                 -genv MPIR_CVAR_TOPOA2A_COST o=1us -genv MPIR_CVAR_TOPOA2A_VERBOSE 1
+                 $<TARGET_FILE:transpose> 48 1)
+set_tests_properties(native_cost_file PROPERTIES TIMEOUT 120 LABELS native)
 # MPIR_CVAR_COLLECTIVE_FALLBACK when the algorithm cannot run (hypercube on
 # 3 ranks) or no plugin provides it.
 add_test(NAME native_fallback_print

@@ -147,7 +147,8 @@ TEST(NetworkFile, MalformedGivesPosition) {
       {"network switch\nhost a 0\n", "bad.net:2:1: ", "need a network with coordinates"},
       {"network ring 4\nnetwork ring 4\n", "bad.net:2:1: ", "duplicate network line"},
       {"nodes 2\n", "bad.net:1:7: ", "NODESxRANKS_PER_NODE"},
-      {"  netwrok ring\n", "bad.net:1:3: ", "expected 'network', 'nodes', 'host' or 'rank'"},
+      {"  netwrok ring\n",
+       "bad.net:1:3: ", "expected 'network', 'nodes', 'host', 'rank' or 'bandwidth'"},
   };
   for (const BadFile& c : cases) {
     NetworkDesc d;

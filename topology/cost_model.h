@@ -39,11 +39,27 @@ struct CostParams {
 // ts_intra, tw_intra, ts_inter, tw_inter, ts_hop, o; a value is a non-negative number
 // with an optional unit: s, ms, us, ns, ps (tw: per byte). Keys not given
 // keep their value in *inout. On error returns false and sets *error.
-bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error);
+// `given` (optional): the keys it set are appended.
+bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error,
+                       std::vector<std::string>* given = nullptr);
 std::string to_string(const CostParams& c);  // "ts_intra=0.5us,tw_intra=0.1ns,..."
-// The cost parameters of a detected topology: the defaults overridden by
-// t.cost_text. On a malformed value returns the defaults and sets *error.
-CostParams cost_params_for(const Topology& t, std::string* error);
+// The cost parameters of a detected topology: the defaults, overridden by
+// its cost file (t.cost_file_text), overridden key by key by t.cost_text
+// (resolve_cost, topology/cost_file.h). On a malformed value returns the
+// defaults and sets *error. `from` (optional): where each key of
+// cost_keys() came from ("default", "file:PATH", "MPIR_CVAR_TOPOA2A_COST").
+CostParams cost_params_for(const Topology& t, std::string* error,
+                           std::vector<std::string>* from = nullptr);
+
+// The keys of CostParams in to_string's order: ts_intra, tw_intra, ...
+std::vector<std::string> cost_keys();
+// The field of `key` in *c (nullptr for an unknown key).
+double* cost_field(CostParams* c, const std::string& key);
+// One value of MPIR_CVAR_TOPOA2A_COST or the cost file: a non-negative
+// number with an optional unit (s, ms, us, ns, ps; "/B" allowed), in seconds.
+bool parse_cost_value(const std::string& value, double* out, std::string* why);
+// `v` in the unit to_string prints for `key`: "0.5us", "0.1ns".
+std::string format_cost_value(const std::string& key, double v);
 
 // The algorithms the model can price: the table's, then MPICH's "brucks",
 // "pairwise" and "scattered".

@@ -1,10 +1,13 @@
-// MPIR_CVAR_TOPOA2A_COST: parsing and printing the cost parameters, and the
-// formatting of times and sizes for the model's tables.
+// MPIR_CVAR_TOPOA2A_COST: parsing and printing the cost parameters (one
+// value, the keys), and the formatting of times and sizes for the model's
+// tables. The cost file and the precedence: cost_file.cc.
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
+#include "topology/cost_file.h"
 #include "topology/cost_model.h"
 
 namespace topoa2a {
@@ -44,13 +47,69 @@ std::string fmt_g(double v) {
 
 }  // namespace
 
-bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error) {
+bool parse_cost_value(const std::string& value, double* out, std::string* why) {
+  const char* begin = value.c_str();
+  char* rest = nullptr;
+  errno = 0;
+  const double v = std::strtod(begin, &rest);
+  if (rest == begin || errno != 0 || !std::isfinite(v) || v < 0 || std::isspace(*begin)) {
+    *why = "'" + value + "' is not a non-negative number";
+    return false;
+  }
+  std::string unit = rest;
+  if (unit.size() >= 2 &&
+      (unit.substr(unit.size() - 2) == "/B" || unit.substr(unit.size() - 2) == "/b"))
+    unit.resize(unit.size() - 2);
+  double scale = 1;
+  if (unit.empty() || unit == "s")
+    scale = 1;
+  else if (unit == "ms")
+    scale = 1e-3;
+  else if (unit == "us")
+    scale = 1e-6;
+  else if (unit == "ns")
+    scale = 1e-9;
+  else if (unit == "ps")
+    scale = 1e-12;
+  else {
+    *why = "unknown unit '" + unit + "' in '" + value + "'";
+    return false;
+  }
+  *out = v * scale;
+  return true;
+}
+
+std::vector<std::string> cost_keys() {
+  std::vector<std::string> out;
+  for (const CostKey& k : kCostKeys) out.push_back(k.name);
+  return out;
+}
+
+double* cost_field(CostParams* c, const std::string& key) {
+  for (const CostKey& k : kCostKeys)
+    if (key == k.name) return &(c->*(k.field));
+  return nullptr;
+}
+
+std::string format_cost_value(const std::string& key, double v) {
+  for (const CostKey& k : kCostKeys)
+    if (key == k.name) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.6g%s", v / k.scale, k.unit);
+      return buf;
+    }
+  return fmt_g(v);
+}
+
+bool parse_cost_params(const std::string& text, CostParams* inout, std::string* error,
+                       std::vector<std::string>* given) {
   static const char* kHelp =
       "expected key=value[,key=value...] with keys ts_intra, tw_intra, ts_inter, tw_inter, "
       "ts_hop, o and "
       "values in seconds (per byte for tw) with an optional unit s, ms, us, ns, ps, e.g. "
       "'ts_inter=1.5us,tw_inter=0.08ns'";
   CostParams c = *inout;
+  std::vector<std::string> keys;
   auto err = [&](const std::string& msg) {
     *error = std::string(kEnvCost) + "='" + text + "': " + msg + "; " + kHelp;
     return false;
@@ -65,38 +124,16 @@ bool parse_cost_params(const std::string& text, CostParams* inout, std::string* 
     if (eq == std::string::npos) return err("'" + item + "' has no '='");
     const std::string key = trim(item.substr(0, eq));
     const std::string value = trim(item.substr(eq + 1));
-    const CostKey* k = nullptr;
-    for (const CostKey& ck : kCostKeys)
-      if (key == ck.name) k = &ck;
-    if (!k) return err("unknown key '" + key + "'");
-    const char* begin = value.c_str();
-    char* rest = nullptr;
-    errno = 0;
-    double v = std::strtod(begin, &rest);
-    if (rest == begin || errno != 0 || !std::isfinite(v) || v < 0)
-      return err("'" + value + "' is not a non-negative number");
-    std::string unit = rest;
-    if (unit.size() >= 2 &&
-        (unit.substr(unit.size() - 2) == "/B" || unit.substr(unit.size() - 2) == "/b"))
-      unit.resize(unit.size() - 2);
-    double scale = 1;
-    if (unit.empty() || unit == "s")
-      scale = 1;
-    else if (unit == "ms")
-      scale = 1e-3;
-    else if (unit == "us")
-      scale = 1e-6;
-    else if (unit == "ns")
-      scale = 1e-9;
-    else if (unit == "ps")
-      scale = 1e-12;
-    else
-      return err("unknown unit '" + unit + "' in '" + value + "'");
-    c.*(k->field) = v * scale;
+    double* field = cost_field(&c, key);
+    if (!field) return err("unknown key '" + key + "'");
+    std::string why;
+    if (!parse_cost_value(value, field, &why)) return err(why);
+    keys.push_back(key);
     if (end == text.size()) break;
     pos = end + 1;
   }
   *inout = c;
+  if (given) given->insert(given->end(), keys.begin(), keys.end());
   return true;
 }
 
@@ -109,10 +146,13 @@ std::string to_string(const CostParams& c) {
   return out;
 }
 
-CostParams cost_params_for(const Topology& t, std::string* error) {
+CostParams cost_params_for(const Topology& t, std::string* error, std::vector<std::string>* from) {
   CostParams c;
-  if (t.cost_text.find_first_not_of(" \t") == std::string::npos) return c;
-  if (!parse_cost_params(t.cost_text, &c, error)) return CostParams{};
+  if (!resolve_cost(t.cost_file, t.cost_file_text, t.cost_file_error, t.cost_text, &c, from,
+                    error)) {
+    if (from) from->assign(cost_keys().size(), "default");
+    return CostParams{};
+  }
   return c;
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "topology/cost_file.h"
+
 namespace topoa2a {
 namespace {
 std::string env(const char* name) {
@@ -18,6 +20,9 @@ UserDescriptions read_user_descriptions() {
   d.forced = env(kEnvTopology);
   d.path = env(kEnvNetworkFile);
   if (!d.path.empty() && !read_text_file(d.path, &d.text, &d.read_error)) d.text.clear();
+  d.cost_path = env(kEnvCostFile);
+  if (!d.cost_path.empty() && !read_text_file(d.cost_path, &d.cost_text, &d.cost_read_error))
+    d.cost_text.clear();
   return d;
 }
 
@@ -28,12 +33,10 @@ void parse_each(UserDescriptions* d, std::vector<std::string>* errors) {
   d->parsed = false;
   d->file_desc.reset();
   d->forced_desc.reset();
-  d->cost_params = CostParams{};
   std::string why;
-  if (!blank(d->cost) && !parse_cost_params(d->cost, &d->cost_params, &why)) {
-    d->cost_params = CostParams{};
+  if (!resolve_cost(d->cost_path, d->cost_text, d->cost_read_error, d->cost, &d->cost_params,
+                    &d->cost_from, &why))
     errors->push_back(why);
-  }
   if (!d->read_error.empty()) {
     errors->push_back(std::string(kEnvNetworkFile) + "=" + d->path + ": " + d->read_error);
   } else if (!d->path.empty()) {
@@ -73,6 +76,9 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& given,
                              const std::function<std::vector<std::string>()>& rank_names,
                              bool always_names) {
   t->cost_text = given.cost;
+  t->cost_file = given.cost_path;
+  t->cost_file_text = given.cost_text;
+  t->cost_file_error = given.cost_read_error;
   UserDescriptions parsed_here;
   const UserDescriptions* d = &given;
   if (!given.parsed) {

@@ -23,16 +23,20 @@ struct UserDescriptions {
   std::string text;        // its contents
   std::string read_error;  // why it could not be read
   std::string cost;        // MPIR_CVAR_TOPOA2A_COST
+  std::string cost_path;   // MPIR_CVAR_TOPOA2A_COST_FILE
+  std::string cost_text;   // its contents
+  std::string cost_read_error;
 
   // Parsed (parse_user_descriptions). Detection takes these and parses
   // nothing again.
   bool parsed = false;
   std::optional<NetworkDesc> file_desc;    // the network file, when one is given
   std::optional<NetworkDesc> forced_desc;  // the forced topology, when one is given
-  CostParams cost_params;                  // the defaults overridden by `cost`
+  CostParams cost_params;  // the defaults < the cost file < `cost`, key by key (resolve_cost)
+  std::vector<std::string> cost_from;  // per key of cost_keys(): where its value came from
 };
 
-// Reads the three variables and the network file (a regular file of at most
+// Reads the four variables, the network file and the cost file (a regular file of at most
 // kMaxInputFileBytes), without parsing.
 UserDescriptions read_user_descriptions();
 

@@ -100,7 +100,9 @@ int gather_world(WorldFacts* facts, UserDescriptions* descriptions) {
   UserDescriptions d;
   if (rank == 0) d = *descriptions;
   if (err == MPI_SUCCESS)
-    err = bcast_strings({&d.forced, &d.path, &d.text, &d.read_error, &d.cost}, world);
+    err = bcast_strings({&d.forced, &d.path, &d.text, &d.read_error, &d.cost, &d.cost_path,
+                         &d.cost_text, &d.cost_read_error},
+                        world);
   if (err == MPI_SUCCESS && rank != 0) *descriptions = std::move(d);
   PMPI_Comm_free(&world);
   return err;

@@ -15,15 +15,27 @@
 
 namespace topoa2a {
 
+// A link of bandwidth bw (bytes/s; 0: a NIC's) carries a block in `factor`
+// times a NIC's time (tw_inter): loads are counted in a NIC's blocks, so the
+// busiest link times tw_inter prices the slowest link.
+inline double link_factor(double bw, double tw_inter) {
+  return bw > 0 && tw_inter > 0 ? 1 / (bw * tw_inter) : 1.0;
+}
+
 class LinkLoads {
  public:
-  explicit LinkLoads(const Topology& t) : t_(t) {
+  // tw_inter: the cost model's, to weigh links of other bandwidths
+  // (Network::dim_bw, uplink_bw, global_bw).
+  LinkLoads(const Topology& t, double tw_inter) : t_(t) {
     const Network& n = t.network;
     if (n.direct()) {
       nd_ = static_cast<int>(n.dims.size());
       stride_.assign(nd_, 1);
       for (int d = nd_ - 2; d >= 0; --d) stride_[d] = stride_[d + 1] * n.dims[d + 1];
       slots_ = static_cast<size_t>(n.endpoints()) * nd_ * 2;
+      dim_factor_.assign(nd_, 1.0);
+      for (int d = 0; d < nd_ && d < static_cast<int>(n.dim_bw.size()); ++d)
+        dim_factor_[d] = link_factor(n.dim_bw[d], tw_inter);
     } else {
       const int units = n.rank_level ? t.size : t.nodes;
       slots_ = static_cast<size_t>(units) * 2;  // injection, ejection
@@ -35,13 +47,13 @@ class LinkLoads {
         leaves_ = (endpoints + n.leaf_size - 1) / n.leaf_size;
         uplinks_ = slots_;
         slots_ += static_cast<size_t>(leaves_) * 2;
-        uplink_share_ = 1.0 / n.leaf_uplinks;
+        uplink_share_ = link_factor(n.uplink_bw, tw_inter) / n.leaf_uplinks;
       }
       if (n.kind == NetKind::kDragonfly && n.dims.size() == 2) {
         groups_ = n.dims[0];
         bundles_ = slots_;  // then one slot per ordered pair of groups
         slots_ += static_cast<size_t>(groups_) * groups_;
-        bundle_share_ = 1.0 / std::max(1, n.global_links);
+        bundle_share_ = link_factor(n.global_bw, tw_inter) / std::max(1, n.global_links);
       }
     }
     load_.assign(slots_, 0);
@@ -56,7 +68,8 @@ class LinkLoads {
   }
 
   // Charge a message's route: every link it crosses carries `load` more
-  // (blocks; a dragonfly's global bundle load/L: its L links share it).
+  // (blocks; a dragonfly's global bundle load/L: its L links share it),
+  // times the link's factor (link_factor) where it is not as fast as a NIC.
   // `count`: the messages it stands for (for the mean route length).
   void add_message(int src, int dst, double load, double count) {
     const Network& n = t_.network;
@@ -104,7 +117,7 @@ class LinkLoads {
       int c = a;
       links += steps;
       for (int s = 0; s < steps; ++s) {
-        bump((static_cast<size_t>(cur) * nd_ + d) * 2 + (dir > 0 ? 0 : 1), load);
+        bump((static_cast<size_t>(cur) * nd_ + d) * 2 + (dir > 0 ? 0 : 1), load * dim_factor_[d]);
         const int next = n.periodic[d] ? mod(c + dir, ext) : c + dir;
         cur += (next - c) * stride_[d];
         c = next;
@@ -148,6 +161,7 @@ class LinkLoads {
   double uplink_share_ = 1;  // tapered fat tree: 1 / up-links per leaf
   double messages_ = 0, links_ = 0;
   std::vector<int> stride_;
+  std::vector<double> dim_factor_;  // per dimension: link_factor of its links
   size_t slots_ = 0;
   std::vector<double> load_;
   std::vector<unsigned> stamp_;

@@ -71,8 +71,8 @@ std::vector<std::pair<Params, std::string>> param_choices(
 // Routes the sampled rounds of one plan and records its steps.
 class PlanBuilder {
  public:
-  PlanBuilder(const Topology& t, const MessagePattern& pat)
-      : t_(t), pat_(pat), loads_(t), net_(t.size), intra_(t.size), blocks_(t.size) {}
+  PlanBuilder(const Topology& t, const MessagePattern& pat, double tw_inter)
+      : t_(t), pat_(pat), loads_(t, tw_inter), net_(t.size), intra_(t.size), blocks_(t.size) {}
 
   // A round's cost in link updates: routing, making each message (a Round
   // with its vectors: about 16 link updates) and each block (made twice,
@@ -259,7 +259,7 @@ std::vector<CostModel::Option> CostModel::options_for(const std::string& algorit
         if (w < all) windows.push_back(w);
       if (all > 1) windows.push_back(all);
     }
-    PlanBuilder builder(topo_, pat);
+    PlanBuilder builder(topo_, pat, cost_.tw_inter);
     const double budget = link_budget(p);
     // The windows share a second budget, unless the whole schedule fits in
     // one: then every plan is priced exactly.

@@ -150,6 +150,7 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
   int network_line = 0, nodes_line = 0;
   std::map<std::string, int> host_line;
   std::map<int, int> rank_line;
+  std::map<std::string, int> bandwidth_line;
   std::vector<int> cdims;  // dims coordinates refer to (known once the network line is read)
   size_t pos = 0;
   auto err = [&](int column, const std::string& msg) {
@@ -280,8 +281,29 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
         rank_line[rank] = line_no;
         desc.ranks[rank] = coords;
       }
+    } else if (kw == "bandwidth") {
+      if (!network_line)
+        return err(tok[0].column, "a bandwidth line must come after the network line");
+      if (tok.size() < 2)
+        return err(end_column(),
+                   "expected a link class and its bandwidth (e.g. 'bandwidth dim1 "
+                   "25GB/s')");
+      const std::string& cls = tok[1].text;
+      std::string why = check_link_class(desc.kind, desc.dims, cls);
+      if (!why.empty()) return err(tok[1].column, why);
+      if (auto it = bandwidth_line.find(cls); it != bandwidth_line.end())
+        return err(tok[1].column, "duplicate bandwidth of '" + cls + "' (first at line " +
+                                      std::to_string(it->second) + ")");
+      if (tok.size() < 3)
+        return err(end_column(), "expected a bandwidth after '" + cls + "' (e.g. '25GB/s')");
+      double bw = 0;
+      if (!parse_bandwidth(tok[2].text, &bw, &why)) return err(tok[2].column, why);
+      if (tok.size() > 3) return err(tok[3].column, "expected end of line after the bandwidth");
+      desc.bandwidth[cls] = bw;
+      bandwidth_line[cls] = line_no;
     } else {
-      return err(tok[0].column, "expected 'network', 'nodes', 'host' or 'rank', got '" + kw + "'");
+      return err(tok[0].column,
+                 "expected 'network', 'nodes', 'host', 'rank' or 'bandwidth', got '" + kw + "'");
     }
     if (end == text.size()) break;
   }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -277,6 +278,20 @@ bool apply_network(Topology* t, const NetworkDesc& desc, const std::string& sour
   if (e < units)
     return fail("the network has " + std::to_string(e) + " endpoints, fewer than the " +
                 std::to_string(units) + (n.rank_level ? " ranks" : " nodes") + " of the job");
+  for (const auto& [cls, bw] : desc.bandwidth) {
+    const bool direct = n.direct();
+    const std::string why = check_link_class(desc.kind, direct ? n.dims : desc.dims, cls);
+    if (!why.empty()) return fail("bandwidth " + cls + ": " + why);
+    if (cls == "uplink") {
+      n.uplink_bw = bw;
+    } else if (cls == "global") {
+      n.global_bw = bw;
+    } else if (direct) {
+      const size_t k = static_cast<size_t>(std::atoi(cls.c_str() + 3));
+      n.dim_bw.resize(n.dims.size(), 0);
+      if (k >= 1 && k <= n.dim_bw.size()) n.dim_bw[k - 1] = bw;
+    }
+  }
 
   n.endpoint_of_rank.assign(t->size, -1);
   std::vector<std::string> warnings;
@@ -395,6 +410,13 @@ std::string describe(const Network& n) {
     }
   }
   if (n.kind == NetKind::kUnknown) out += " (modelled as a full-bisection switch)";
+  std::string bw;
+  for (size_t d = 0; d < n.dim_bw.size(); ++d)
+    if (n.dim_bw[d] > 0)
+      bw += ", dim" + std::to_string(d + 1) + " " + format_bandwidth(n.dim_bw[d]);
+  if (n.uplink_bw > 0) bw += ", uplink " + format_bandwidth(n.uplink_bw);
+  if (n.global_bw > 0) bw += ", global " + format_bandwidth(n.global_bw);
+  if (!bw.empty()) out += "; links: " + bw.substr(2) + " (others as fast as a NIC)";
   return out;
 }
 

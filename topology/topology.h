@@ -19,6 +19,7 @@ namespace topoa2a {
 inline constexpr const char* kEnvTopology = "MPIR_CVAR_TOPOA2A_TOPOLOGY";
 inline constexpr const char* kEnvNetworkFile = "MPIR_CVAR_TOPOA2A_NETWORK_FILE";
 inline constexpr const char* kEnvCost = "MPIR_CVAR_TOPOA2A_COST";
+inline constexpr const char* kEnvCostFile = "MPIR_CVAR_TOPOA2A_COST_FILE";
 inline constexpr const char* kEnvTuningJson = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
 
 // How the ranks of a communicator are laid out over its nodes.
@@ -71,7 +72,22 @@ struct NetworkDesc {
   // (row-major) endpoint index.
   std::map<std::string, std::vector<int>> hosts;
   std::map<int, std::vector<int>> ranks;
+  // Link bandwidths by class ("bandwidth CLASS VALUE" lines), in bytes per
+  // second: "dim1", "dim2", ... (a direct network's links of each
+  // dimension), "uplink" (a tapered fat tree's leaf up-links), "global" (a
+  // dragonfly's global links). A class not given is as fast as a NIC.
+  std::map<std::string, double> bandwidth;
 };
+
+// A bandwidth line's value: a positive number with a unit B/s, kB/s, MB/s,
+// GB/s, TB/s (bytes) or kb/s, Mb/s, Gb/s, Tb/s (bits), decimal prefixes
+// ("25GB/s", "100Gb/s"): bytes per second. On failure *why says why.
+bool parse_bandwidth(const std::string& text, double* bytes_per_second, std::string* why);
+// The problem with link class `cls` on a network of `kind` whose dims are
+// written as `dims` (empty: derived later), or an empty string.
+std::string check_link_class(NetKind kind, const std::vector<int>& dims, const std::string& cls);
+// "25 GB/s".
+std::string format_bandwidth(double bytes_per_second);
 
 // The problem with `dims` written for `kind` ("a ring has one dimension
 // ..."), or an empty string. Empty dims are fine except for a dragonfly,
@@ -109,6 +125,13 @@ struct Network {
   // up-links of each leaf (each as fast as a NIC); 0: full bisection.
   int leaf_size = 0;
   int leaf_uplinks = 0;
+  // Link bandwidths in bytes per second (the network file's bandwidth
+  // lines); 0: as fast as a NIC (the cost model's tw_inter). Per dimension
+  // of a direct network; a tapered fat tree's up-links; a dragonfly's
+  // global links.
+  std::vector<double> dim_bw;
+  double uplink_bw = 0;
+  double global_bw = 0;
   // true: the endpoints are ranks (each rank has its own network attachment,
   // as in a simulation or a forced topology on one node); false: the endpoints
   // are nodes, and ranks on one node share its attachment.
@@ -159,9 +182,13 @@ struct Topology {
   Network network;
 
   // MPIR_CVAR_TOPOA2A_COST as read on rank 0 at detection (empty: the
-  // defaults); parse with cost_params_for() (topology/cost_model.h), so that
-  // every rank prices with the same numbers.
+  // defaults), and the cost file (MPIR_CVAR_TOPOA2A_COST_FILE: its path, its
+  // text, why it could not be read); parse with cost_params_for()
+  // (topology/cost_model.h), so that every rank prices with the same numbers.
   std::string cost_text;
+  std::string cost_file;
+  std::string cost_file_text;
+  std::string cost_file_error;
 
   // Problems met while building it (malformed file, forced layout that does
   // not fit, ...). Identical on every rank of the communicator.

@@ -3,7 +3,7 @@
  *     See COPYRIGHT in top-level directory
  */
 
-/* MPICH collective plugin ABI (version 1).
+/* MPICH collective plugin ABI (version 2).
  *
  * MPICH loads one plugin at MPI_Init: the shared object named by
  * MPIR_CVAR_COLL_PLUGIN (default "libtopoa2a_native.so", looked up first
@@ -19,6 +19,12 @@
  *
  * Only <mpi.h> types cross this boundary; every function returns an MPI
  * error class (MPI_SUCCESS when it succeeded).
+ *
+ * Versions. The host table only grows: version 2 appends register_counter
+ * to version 1's table. A plugin reads a member only when the host's
+ * abi_version is at least the version that added it, so a plugin built
+ * against this header runs on a version-1 host (without its MPI_T
+ * counters) and a version-1 plugin runs on this host.
  */
 #ifndef MPICH_COLL_PLUGIN_H_INCLUDED
 #define MPICH_COLL_PLUGIN_H_INCLUDED
@@ -29,7 +35,7 @@
 extern "C" {
 #endif
 
-#define MPICH_COLL_PLUGIN_ABI_VERSION 1
+#define MPICH_COLL_PLUGIN_ABI_VERSION 2
 #define MPICH_COLL_PLUGIN_ENTRY "MPICH_Coll_plugin_init"
 
 /* The host's communicator, opaque to the plugin. */
@@ -114,10 +120,22 @@ typedef struct {
     /* Copy count elements of type at in into bytes contiguous bytes at out. */
     int (*pack) (const void *in, MPI_Aint count, MPI_Datatype type, void *out, MPI_Aint bytes);
     int (*unpack) (const void *in, MPI_Aint bytes, void *out, MPI_Aint count, MPI_Datatype type);
+
+    /* Version 2. An MPI_T performance variable of MPICH's own MPI_T: class
+     * MPI_T_PVAR_CLASS_COUNTER, type MPI_UNSIGNED_LONG_LONG, one value per
+     * process (MPI_T_BIND_NO_OBJECT), continuous and read-only, in MPI_T
+     * category `category` (made on first use, described by category_desc).
+     * MPI_T reads it through read(ctx) for as long as the process runs
+     * (MPICH keeps the plugin mapped after MPI_Finalize); a handle reads it
+     * as MPICH reads its own counters: the increase since the handle was
+     * allocated. Strings are copied. During the entry point only. */
+    int (*register_counter) (const char *name, const char *desc, const char *category,
+                             const char *category_desc, unsigned long long (*read) (void *ctx),
+                             void *ctx);
 } MPICH_Coll_plugin_host;
 
 /* The plugin's entry point: returns MPI_SUCCESS, or an error class to make
- * MPI_Init fail (a plugin compiled for another ABI version must refuse). */
+ * MPI_Init fail (a plugin that needs a newer host must refuse). */
 typedef int (*MPICH_Coll_plugin_init_fn) (const MPICH_Coll_plugin_host * host);
 
 #ifdef __cplusplus

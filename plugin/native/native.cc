@@ -21,8 +21,10 @@
 #include "plugin/native/mpich_coll_plugin.h"
 #include "plugin/native/native_topology.h"
 #include "plugin/native/native_transport.h"
+#include "plugin/pvar_list.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
+#include "topology/cost_file.h"
 
 namespace topoa2a {
 namespace {
@@ -280,6 +282,16 @@ int register_all(const MPICH_Coll_plugin_host* host) {
   if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_ALLTOALLV, "topo_auto", nullptr);
   if (err == MPI_SUCCESS) err = host->set_comm_callbacks(comm_create, comm_free);
   if (err == MPI_SUCCESS) err = host->set_finalize(finalize);
+  // MPI_T counters: hosts of ABI 2 and later (a version-1 host has no
+  // register_counter member; the plugin then runs without them).
+  if (host->abi_version >= 2)
+    for (const Pvar& v : pvars()) {
+      if (err != MPI_SUCCESS) break;
+      err = host->register_counter(
+          v.name.c_str(), v.desc.c_str(), kPvarCategory, kPvarCategoryDesc,
+          [](void* ctx) { return pvar_value(*static_cast<const Pvar*>(ctx)); },
+          const_cast<Pvar*>(&v));
+    }
   return err;
 }
 
@@ -290,9 +302,11 @@ using namespace topoa2a;
 
 extern "C" __attribute__((visibility("default"))) int MPICH_Coll_plugin_init(
     const MPICH_Coll_plugin_host* host) {
-  if (!host || host->abi_version != MPICH_COLL_PLUGIN_ABI_VERSION) {
+  // Any host from ABI 1 on: the table only grows (mpich_coll_plugin.h).
+  if (!host || host->abi_version < 1) {
     if (is_rank0())
-      std::fprintf(stderr, "topoa2a: MPICH's collective plugin ABI is version %d, expected %d\n",
+      std::fprintf(stderr,
+                   "topoa2a: MPICH's collective plugin ABI is version %d, expected 1 to %d\n",
                    host ? host->abi_version : -1, MPICH_COLL_PLUGIN_ABI_VERSION);
     return MPI_ERR_OTHER;
   }
@@ -302,6 +316,10 @@ extern "C" __attribute__((visibility("default"))) int MPICH_Coll_plugin_init(
     if (is_rank0()) std::fprintf(stderr, "topoa2a: %s\n", error.c_str());
     return MPI_ERR_OTHER;
   }
+  if (g_config.verbose && is_rank0())  // each process reads the descriptions itself
+    std::fprintf(
+        stderr, "topoa2a: costs %s\n",
+        describe_cost(g_config.descriptions.cost_params, g_config.descriptions.cost_from).c_str());
   g_host = host;
   g_world.reset();
   g_next_id = 0;
