@@ -150,8 +150,9 @@ int main(int argc, char** argv) {
   /* MPI_Ialltoall counts under ialltoall when CTest selects ring for it. */
   const char* nb = getenv("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM");
   if (nb && strcmp(nb, "ring") == 0) {
-    const unsigned long long n0 = read_pvar(s, "topoa2a_ialltoall_ring_calls");
-    const unsigned long long nr0 = read_pvar(s, "topoa2a_ialltoall_ring_rounds");
+    MPI_T_pvar_handle hn = open_pvar(s, "topoa2a_ialltoall_ring_calls");
+    MPI_T_pvar_handle hnr = open_pvar(s, "topoa2a_ialltoall_ring_rounds");
+    const unsigned long long n0 = read_pvar(s, hn), nr0 = read_pvar(s, hnr);
     for (i = 0; i < calls; ++i) {
       MPI_Request req;
       MPI_Ialltoall(send, 2, MPI_INT, recv, 2, MPI_INT, MPI_COMM_WORLD, &req);
@@ -159,8 +160,10 @@ int main(int argc, char** argv) {
     }
     for (i = 0; i < 2 * p; ++i)
       CHECK(recv[i] == (i / 2) * 1000 + 2 * rank + i % 2, "ialltoall recv[%d] = %d", i, recv[i]);
-    const unsigned long long dn = read_pvar(s, "topoa2a_ialltoall_ring_calls") - n0;
-    const unsigned long long dnr = read_pvar(s, "topoa2a_ialltoall_ring_rounds") - nr0;
+    const unsigned long long dn = read_pvar(s, hn) - n0;
+    const unsigned long long dnr = read_pvar(s, hnr) - nr0;
+    close_pvar(s, &hn);
+    close_pvar(s, &hnr);
     CHECK(dn == (unsigned long long)calls, "ialltoall calls %llu, want %d", dn, calls);
     CHECK(p == 1 || dnr == want_r, "ialltoall rounds %llu, want %llu", dnr, want_r);
   }
