@@ -24,6 +24,12 @@
 #                 hooks, attribute handling and context-id use are what
 #                 these suites test; they make no MPI_Alltoall calls, so no
 #                 stats are required), "auto" with --no-preload
+#   --nonblocking the nonblocking and persistent tests listed in
+#                 ci/mpich-testsuite/nonblocking.testlist, once per algorithm,
+#                 selected by MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM (and
+#                 MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM where it applies); the
+#                 stats must show op=ialltoall and op=alltoall_init (and the v
+#                 forms). Stock MPICH (--no-preload): "auto tsp_scattered"
 #   --no-preload  stock MPICH, no LD_PRELOAD; default algorithms "brucks pairwise"
 #                 (MPICH's own values), "auto" with --full. Also chosen, with a
 #                 warning, when TOPOA2A_LIB is unset and the default library
@@ -121,12 +127,13 @@ source "$CI_DIR/lib/mpich-source.sh"
 has_word() { local w; for w in $2; do [[ $w == "$1" ]] && return 0; done; return 1; }
 
 # ---- arguments ---------------------------------------------------------------
-FULL=0 PRELOAD=1 ALGS="" VERBOSE=0 NATIVE="" MAXNP=${TOPOA2A_FULL_MAXNP:-4} SUITES=""
+FULL=0 NONBLOCKING=0 PRELOAD=1 ALGS="" VERBOSE=0 NATIVE="" MAXNP=${TOPOA2A_FULL_MAXNP:-4} SUITES=""
 SUITES_KNOWN="comm attr"
 SUITE_ALGS_DEFAULT="ring topo_auto"
 while (($#)); do
   case $1 in
     --full) FULL=1 ;;
+    --nonblocking) NONBLOCKING=1 ;;
     --suite) (($# >= 2)) || die "--suite needs a value"; SUITES=$2; shift ;;
     --suite=*) SUITES=${1#--suite=} ;;
     --no-preload) PRELOAD=0 ;;
@@ -164,6 +171,11 @@ OURS=$PRELOAD; [[ -n $NATIVE ]] && OURS=1   # topoa2a takes part: its stats are 
 [[ $MAXNP =~ ^[0-9]+$ ]] || die "--maxnp: not a number: $MAXNP"
 for s in $SUITES; do has_word "$s" "$SUITES_KNOWN" || die "--suite: unknown directory $s (known: $SUITES_KNOWN)"; done
 ((FULL)) && [[ -n $SUITES ]] && die "--full and --suite exclude each other"
+((NONBLOCKING)) && { ((FULL)) || [[ -n $SUITES ]]; } && die "--nonblocking excludes --full and --suite"
+((NONBLOCKING)) && TESTLIST_SRC=$DATA_DIR/nonblocking.testlist
+((NONBLOCKING)) && ((!PRELOAD)) && [[ -z $NATIVE ]] && STOCK_ALGS_DEFAULT="auto tsp_scattered"
+# MPICH's own values of the nonblocking variables (passed through).
+MPICH_IALLTOALLV_VALUES="auto sched_auto sched_blocked sched_inplace tsp_scattered tsp_blocked tsp_inplace"
 if [[ -z $ALGS ]]; then
   if [[ -n $SUITES ]]; then
     if ((OURS)); then ALGS=$SUITE_ALGS_DEFAULT; else ALGS=auto; fi
@@ -219,11 +231,11 @@ list_entries() { sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' 
 check_selection() {  # every coll source calling a blocking alltoall[v] is listed or excluded
   local f name bad=0
   local known
-  known=$( { list_entries "$TESTLIST_SRC"; list_entries "$EXCLUDED_SRC"; } | awk '{print $1}' | sort -u)
+  known=$( { list_entries "$DATA_DIR/alltoall.testlist"; list_entries "$EXCLUDED_SRC"; } | awk '{print $1}' | sort -u)
   for f in $(grep -lE '\b(MPI|MTest)_Alltoallv?[[:space:]]*\(' "$SRC"/test/mpi/coll/*.c || true); do
     name=$(basename "$f" .c)
     if ! grep -qxF "$name" <<<"$known"; then
-      log "coll/$name.c calls a blocking MPI_Alltoall[v] but is neither in $(basename "$TESTLIST_SRC") nor in $(basename "$EXCLUDED_SRC")"
+      log "coll/$name.c calls a blocking MPI_Alltoall[v] but is neither in alltoall.testlist nor in $(basename "$EXCLUDED_SRC")"
       bad=1
     fi
   done
@@ -384,17 +396,28 @@ run_alg() {  # $1 = algorithm value; writes $ART/runs/$1/
   local alg=$1 out=$ART/runs/$1 rc=0 v
   mkdir -p "$out"
   : > "$out/stats.log"
-  local -a envs=(MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM="$alg"
-                 MPIR_CVAR_TOPOA2A_STATS=1
+  local -a envs=(MPIR_CVAR_TOPOA2A_STATS=1
                  TOPOA2A_STATS_LOG="$out/stats.log"
                  MPITEST_PROGRAM_WRAPPER="$WRAPPER")
-  if has_word "$alg" "$ALLTOALLV_ALGS $MPICH_ALLTOALLV_VALUES"; then
-    envs+=(MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM="$alg")
+  if ((NONBLOCKING)); then
+    envs+=(MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM="$alg")
+    if has_word "$alg" "$ALLTOALLV_ALGS topo_auto $MPICH_IALLTOALLV_VALUES"; then
+      envs+=(MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM="$alg")
+    fi
+  else
+    envs+=(MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM="$alg")
+    if has_word "$alg" "$ALLTOALLV_ALGS $MPICH_ALLTOALLV_VALUES"; then
+      envs+=(MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM="$alg")
+    fi
   fi
   ((PRELOAD)) && envs+=(TOPOA2A_PRELOAD="$LIB")
   [[ -n $NATIVE ]] && envs+=(TOPOA2A_NATIVE_PREFIX="$NATIVE" TOPOA2A_NATIVE_PLUGIN="$LIB")
   local -a unset_args=()
-  for v in MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM \
+  for v in MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM \
+           MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM \
+           MPIR_PARAM_IALLTOALL_INTRA_ALGORITHM MPIR_PARAM_IALLTOALLV_INTRA_ALGORITHM \
+           MPICH_IALLTOALL_INTRA_ALGORITHM MPICH_IALLTOALLV_INTRA_ALGORITHM \
+           MPIR_PARAM_ALLTOALL_INTRA_ALGORITHM \
            MPIR_PARAM_ALLTOALLV_INTRA_ALGORITHM MPICH_ALLTOALL_INTRA_ALGORITHM \
            MPICH_ALLTOALLV_INTRA_ALGORITHM TOPOA2A_PRELOAD TOPOA2A_NATIVE_PREFIX \
            MPIR_CVAR_COLL_PLUGIN; do unset_args+=(-u "$v"); done
@@ -437,6 +460,8 @@ stats_check() {
   else
     need="alltoall"
     has_word "$alg" "$ALLTOALLV_ALGS" && need+=" alltoallv"
+    ((NONBLOCKING)) && need="ialltoall alltoall_init" &&
+      { ! has_word "$alg" "$ALLTOALLV_ALGS" || need+=" ialltoallv alltoallv_init"; }
     for op in $need; do
       grep -qE "(^| )op=$op algorithm=$alg( |$)" "$log" || ok=0
     done
@@ -491,7 +516,7 @@ if [[ -n $LIB ]]; then   # run a copy: a rebuild of build/ during the run change
   LIB=$TMPD/lib/$(basename "$LIB")
 fi
 
-log "mode: $( ((FULL)) && echo full coll/ || { [[ -n $SUITES ]] && echo "$SUITES, $EXPECTED tests"; } || echo "alltoall subset, $EXPECTED tests"); preload: $( ((PRELOAD)) && echo "$LIB_SRC" || echo none); native: ${NATIVE:-no}; algorithms: $ALGS"
+log "mode: $( ((FULL)) && echo full coll/ || { [[ -n $SUITES ]] && echo "$SUITES, $EXPECTED tests"; } || { ((NONBLOCKING)) && echo "nonblocking/persistent subset, $EXPECTED tests"; } || echo "alltoall subset, $EXPECTED tests"); preload: $( ((PRELOAD)) && echo "$LIB_SRC" || echo none); native: ${NATIVE:-no}; algorithms: $ALGS"
 for alg in $ALGS; do run_alg "$alg"; done
 
 TOTAL_P=0 TOTAL_F=0

@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "coll/plan.h"
 #include "coll/transport.h"
@@ -61,5 +62,26 @@ int run_alltoall(const Plan& plan, Transport& transport, const AlltoallArgs& arg
 // The same for MPI_Alltoallv (the plan's scratch slots are not used).
 int run_alltoallv(const Plan& plan, Transport& transport, const AlltoallvArgs& args, int window,
                   RunStats* stats);
+
+// A started all-to-all that runs on through progress() (the nonblocking
+// calls): run_alltoall[v] is start, then progress(true). Its first
+// messages are posted when it starts; the user's buffers are not touched
+// once progress() has returned true. The plan and transport must outlive
+// it; the argument arrays (counts, displacements) are read while it runs.
+class Operation {
+ public:
+  virtual ~Operation() = default;
+  // Advances it; block: until it is done. True once it is done.
+  virtual bool progress(bool block) = 0;
+  // Once done: MPI_SUCCESS or the error, as run_alltoall[v] returns it.
+  virtual int result() const = 0;
+  // Once done: what it did (nothing counted on an error).
+  virtual const RunStats& stats() const = 0;
+};
+
+std::unique_ptr<Operation> start_alltoall(const Plan& plan, Transport& transport,
+                                          const AlltoallArgs& args, int window);
+std::unique_ptr<Operation> start_alltoallv(const Plan& plan, Transport& transport,
+                                           const AlltoallvArgs& args, int window);
 
 }  // namespace topoa2a

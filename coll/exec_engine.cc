@@ -17,15 +17,18 @@ struct Scratch {
 };
 thread_local Scratch t_scratch;
 
+}  // namespace
+
 class Engine {
  public:
-  Engine(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure)
+  Engine(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
+         bool own_scratch)
       : plan_(plan),
         tr_(tr),
         payload_(payload),
         window_(window),
         failure_(*failure),
-        own_(t_scratch.busy ? new Scratch : nullptr),
+        own_(own_scratch || t_scratch.busy ? new Scratch : nullptr),
         x_(own_ ? *own_ : t_scratch),
         done_(x_.done),
         left_(x_.left),
@@ -42,22 +45,29 @@ class Engine {
     unposted_.clear();
   }
   ~Engine() {
-    x_.busy = false;
+    if (!own_) x_.busy = false;
     delete own_;
   }
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  long long run() {
+  void start() { admit(); }
+
+  // One pass per completion batch; false (not finished) when a
+  // nonblocking test found nothing complete.
+  bool progress(bool block) {
     const int nsteps = static_cast<int>(plan_.steps.size());
-    admit();
     while (oldest_ < nsteps) {
       const PlanStep& step = plan_.steps[oldest_];
       ids_.clear();
       for (int id = step.first_id; id < step.first_id + step.messages(); ++id)
         if (!done_[id]) ids_.push_back(id);
       completed_.clear();
-      tr_.wait(ids_.data(), static_cast<int>(ids_.size()), &completed_);
+      if (block)
+        tr_.wait(ids_.data(), static_cast<int>(ids_.size()), &completed_);
+      else
+        tr_.test(ids_.data(), static_cast<int>(ids_.size()), &completed_);
+      if (completed_.empty() && !block) return false;
       for (const Completion& c : completed_) complete(c);
       while (oldest_ < nsteps && left_[oldest_] == 0) {
         if (!failure_.failed()) payload_.step_done(plan_.steps[oldest_]);
@@ -67,8 +77,9 @@ class Engine {
       admit();
       post_ready_sends();
     }
-    return sends_posted_;
+    return true;
   }
+  long long sends_posted() const { return sends_posted_; }
 
  private:
   int step_of(int id) const {
@@ -175,14 +186,29 @@ class Engine {
   long long sends_posted_ = 0;
 };
 
-}  // namespace
+Execution::Execution(const Plan& plan, Transport& tr, Payload& payload, int window,
+                     Failure* failure, bool own_scratch)
+    : engine_(new Engine(plan, tr, payload, window, failure, own_scratch)), tr_(tr) {
+  engine_->start();
+}
+
+Execution::~Execution() { delete engine_; }
+
+bool Execution::progress(bool block) {
+  if (done_) return true;
+  if (!engine_->progress(block)) return false;
+  tr_.finish();
+  done_ = true;
+  return true;
+}
+
+long long Execution::sends_posted() const { return engine_->sends_posted(); }
 
 void run_plan(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
               RunStats* stats) {
-  Engine engine(plan, tr, payload, window, failure);
-  const long long sent = engine.run();
-  tr.finish();
-  if (stats && !failure->failed()) stats->messages_sent += sent;
+  Execution run(plan, tr, payload, window, failure, false);
+  run.progress(true);
+  if (stats && !failure->failed()) stats->messages_sent += run.sends_posted();
 }
 
 }  // namespace topoa2a::detail

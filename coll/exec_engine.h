@@ -35,6 +35,24 @@
 // the rank in discard mode (transport.h): the rest of its messages are
 // posted as lost / discarding ones, in the same order, so every peer
 // completes its schedule; the error is returned.
+//
+// Blocking and nonblocking. The engine is a resumable state machine
+// (Execution): the blocking call is `while (!progress(true))`, where each
+// pass waits (Transport::wait) for messages of the oldest step; a
+// nonblocking call (MPI_Ialltoall[v], persistent starts) calls
+// progress(false) from MPI's progress, which only tests (Transport::test)
+// and returns when nothing more has completed. Both take exactly the same
+// steps (admit, post ready sends, complete) on whatever completed, so the
+// argument above holds for any mix of blocking and nonblocking ranks as
+// long as every rank keeps calling progress: a rank that tests instead of
+// waiting posts the same messages in the same order, only later. The
+// nonblocking path thus needs MPI progress on every rank (the front door
+// says where it comes from), and each outstanding operation its own
+// traffic (its own communicator, plugin/nonblocking.h). With several
+// operations outstanding each is its own instance of the argument,
+// provided a rank that waits for one keeps advancing all the others
+// (ranks may complete them in different orders; the preload door's poll
+// advances every outstanding operation).
 #pragma once
 
 #include <vector>
@@ -62,9 +80,34 @@ class Payload {
   virtual void step_done(const PlanStep& /*step*/) {}
 };
 
-// Runs the plan with at most `window` messages in flight (0: round by
+class Engine;
+
+// One run of a plan with at most `window` messages in flight (0: round by
 // round). `failure` may already hold an error (then everything runs in
-// discard mode). Counts messages into stats.
+// discard mode). The plan, transport, payload and failure must outlive it.
+// Posts the first steps' messages when constructed.
+class Execution {
+ public:
+  // own_scratch: working memory of its own (a run that outlives the call
+  // that started it), rather than the thread's reused one.
+  Execution(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
+            bool own_scratch);
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
+  // Advances the run; block: until it is done. True when done (every
+  // message complete and reported, Transport::finish called).
+  bool progress(bool block);
+  bool done() const { return done_; }
+  long long sends_posted() const;
+
+ private:
+  Engine* engine_;
+  Transport& tr_;
+  bool done_ = false;
+};
+
+// Runs the plan to completion (blocking). Counts messages into stats.
 void run_plan(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
               RunStats* stats);
 

@@ -51,9 +51,9 @@ void world_returns_release() {
 
 }  // namespace
 
-PmpiTransport::State* PmpiTransport::take_state(bool* owned) {
+PmpiTransport::State* PmpiTransport::take_state(bool* owned, bool own) {
   thread_local State state;
-  *owned = state.busy;
+  *owned = own || state.busy;
   State* s = *owned ? new State : &state;
   s->busy = true;
   s->requests.clear();
@@ -64,9 +64,9 @@ PmpiTransport::State* PmpiTransport::take_state(bool* owned) {
   return s;
 }
 
-PmpiTransport::PmpiTransport(MPI_Comm comm)
+PmpiTransport::PmpiTransport(MPI_Comm comm, bool own_state)
     : comm_(comm),
-      st_(take_state(&owned_)),
+      st_(take_state(&owned_, own_state)),
       requests_(st_->requests),
       slots_(st_->slots),
       free_(st_->free),
@@ -87,8 +87,10 @@ void PmpiTransport::finish() {
 
 PmpiTransport::~PmpiTransport() {
   finish();
-  st_->busy = false;
-  if (owned_) delete st_;
+  if (owned_)
+    delete st_;
+  else
+    st_->busy = false;
 }
 
 int PmpiTransport::add(int id, Kind kind) {
@@ -253,6 +255,20 @@ void PmpiTransport::wait(const int* /*oldest*/, int /*n*/, std::vector<Completio
     world_returns_acquire();
     world_returns_ = true;
   }
+  some(true, done);
+}
+
+void PmpiTransport::test(const int* /*oldest*/, int /*n*/, std::vector<Completion>* done) {
+  const bool held = world_returns_;
+  if (!held) {
+    world_returns_acquire();
+    world_returns_ = true;
+  }
+  some(false, done);
+  if (!held) finish();
+}
+
+void PmpiTransport::some(bool block, std::vector<Completion>* done) {
   const size_t before = done->size();
   for (;;) {
     if (!held_.empty()) advance();
@@ -267,7 +283,7 @@ void PmpiTransport::wait(const int* /*oldest*/, int /*n*/, std::vector<Completio
     int count = 0;
     // Block only while no probe is outstanding (a probe needs polling).
     const int rc =
-        held_.empty()
+        block && held_.empty()
             ? PMPI_Waitsome(n, requests_.data(), &count, indices_.data(), statuses_.data())
             : PMPI_Testsome(n, requests_.data(), &count, indices_.data(), statuses_.data());
     if (count == MPI_UNDEFINED) count = 0;
@@ -284,6 +300,12 @@ void PmpiTransport::wait(const int* /*oldest*/, int /*n*/, std::vector<Completio
       return;
     }
     collect(count, rc, done);
+    if (!block) {
+      if (!held_.empty()) advance();  // a probe that the test's progress made match
+      done->insert(done->end(), ready_.begin(), ready_.end());
+      ready_.clear();
+      return;
+    }
   }
 }
 

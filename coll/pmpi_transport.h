@@ -41,7 +41,10 @@ class PmpiTransport final : public Transport {
   // class of the sender's error (a predefined class; MPI_ERR_OTHER else).
   static constexpr int kLostTag = 7332;
   static constexpr int kMaxLostClass = 255;
-  explicit PmpiTransport(MPI_Comm comm);
+  // own_state: working memory of its own, for a transport that outlives
+  // the call that made it or moves between threads (a nonblocking call);
+  // otherwise the thread's, reused between calls.
+  explicit PmpiTransport(MPI_Comm comm, bool own_state = false);
   ~PmpiTransport() override;
   PmpiTransport(const PmpiTransport&) = delete;
   PmpiTransport& operator=(const PmpiTransport&) = delete;
@@ -51,6 +54,9 @@ class PmpiTransport final : public Transport {
   void post_recv(int id, const Message& m, int failed) override;
   void post_recv_any(int id, int peer, std::vector<char>* into, int failed) override;
   void wait(const int* oldest, int n, std::vector<Completion>* done) override;
+  // One PMPI_Testsome pass (and probes); MPI_COMM_WORLD's handler is
+  // MPI_ERRORS_RETURN only during the call.
+  void test(const int* oldest, int n, std::vector<Completion>* done) override;
   void finish() override;
   int pack(const void* in, MPI_Aint count, MPI_Datatype type, void* out, MPI_Aint bytes) override;
   int unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint count, MPI_Datatype type) override;
@@ -91,7 +97,8 @@ class PmpiTransport final : public Transport {
     std::vector<MPI_Status> statuses;
     bool busy = false;
   };
-  static State* take_state(bool* owned);
+  static State* take_state(bool* owned, bool own);
+  void some(bool block, std::vector<Completion>* done);
 
   MPI_Comm comm_;
   int rank_ = 0;

@@ -69,6 +69,13 @@ class Transport {
   // (see exec_engine.h), so a transport that can only wait for a whole set
   // may wait for exactly these.
   virtual void wait(const int* oldest, int n, std::vector<Completion>* done) = 0;
+  // The same without blocking: appends what has completed (possibly
+  // nothing) and returns; it also advances what the transport holds back
+  // (probes). Nonblocking calls use it. The default blocks (wait): a
+  // transport that runs only blocking calls need not provide it.
+  virtual void test(const int* oldest, int n, std::vector<Completion>* done) {
+    wait(oldest, n, done);
+  }
   // Every message posted so far is complete and reported: the executor has
   // finished this call's traffic (a transport releases what it held while
   // waiting; pmpi_transport.h).

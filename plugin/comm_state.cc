@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "plugin/nonblocking.h"
 #include "topology/detect.h"
 
 namespace topoa2a {
@@ -77,9 +78,15 @@ void CommState::finalize() {
 
 int CommState::delete_fn(MPI_Comm, int, void* value, void*) {
   auto* state = static_cast<CommState*>(value);
+  if (nb_release_state(state)) destroy(state);
+  return MPI_SUCCESS;
+}
+
+void CommState::destroy(CommState* state) {
+  for (MPI_Comm& c : state->nb.slots)
+    if (c != MPI_COMM_NULL) PMPI_Comm_free(&c);
   if (state->shadow_ != MPI_COMM_NULL) PMPI_Comm_free(&state->shadow_);
   delete state;
-  return MPI_SUCCESS;
 }
 
 long CommState::created_count() { return next_id.load(); }

@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "plugin/comm_core.h"
 #include "topology/descriptions.h"
@@ -47,6 +48,18 @@ class CommState : public CommCore {
   // Problems with the machine's description for this communicator (empty:
   // none); topoa2a's algorithms do not run on it then.
   const std::string& topology_error() const { return topology_error_; }
+
+  // The nonblocking operations' private communicators and their users
+  // (plugin/nonblocking.h; guarded by its mutex).
+  struct Nonblocking {
+    std::vector<MPI_Comm> slots;      // MPI_COMM_NULL: not made yet
+    std::vector<const void*> holder;  // the operation on each slot, or null
+    unsigned long long sequence = 0;  // operations started on this communicator
+    int live = 0;                     // operations not yet finished
+    bool orphaned = false;            // the communicator is freed: delete at live == 0
+  } nb;
+  // Frees what the state holds (private communicators) and the state.
+  static void destroy(CommState* state);
 
  private:
   CommState(int size, int rank, long id) : CommCore(size, rank, id) {}

@@ -102,7 +102,7 @@ bool load_tuning_file(Config* c, std::string* error) {
   std::string var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
   const std::string path = read_var("COLL_SELECTION_TUNING_JSON_FILE", &var);
   if (path.empty()) return true;
-  const bool ours = c->alltoall.topo_auto;
+  const bool ours = c->alltoall.topo_auto || c->ialltoall.topo_auto;
   std::string text, why;
   if (!read_text_file(path, &text, &why)) {
     if (!ours) return true;  // not ours to use: MPICH reads it, as without topoa2a
@@ -142,12 +142,12 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-bool load_selection(const std::string& var, bool alltoallv, Selection* sel, std::string* error) {
+bool load_selection(const std::string& var, Coll coll, Selection* sel, std::string* error) {
   std::string full = "MPIR_CVAR_" + var;
   const std::string raw = read_var(var, &full);
   if (raw.empty()) return true;
-  if (!parse_selection(raw, alltoallv, sel)) {
-    *error = full + "=" + raw + " is not a valid value; valid values: " + valid_values(alltoallv);
+  if (!parse_selection(raw, coll, sel)) {
+    *error = full + "=" + raw + " is not a valid value; valid values: " + valid_values(coll);
     return false;
   }
   // MPICH 4.0.2 aborts on values it does not know.
@@ -203,10 +203,51 @@ const std::vector<std::string>& mpich_alltoallv_values() {
   return v;
 }
 
+const std::vector<std::string>& mpich_ialltoall_values() {
+  static const std::vector<std::string> v = {
+      "auto",          "sched_auto",     "sched_brucks",
+      "sched_inplace", "sched_pairwise", "sched_permuted_sendrecv",
+      "tsp_ring",      "tsp_brucks",     "tsp_scattered"};
+  return v;
+}
+
+const std::vector<std::string>& mpich_ialltoallv_values() {
+  static const std::vector<std::string> v = {"auto",          "sched_auto",    "sched_blocked",
+                                             "sched_inplace", "tsp_scattered", "tsp_blocked",
+                                             "tsp_inplace"};
+  return v;
+}
+
+namespace {
+const std::vector<std::string>& mpich_values(Coll coll) {
+  switch (coll) {
+    case Coll::kAlltoall:
+      return mpich_alltoall_values();
+    case Coll::kAlltoallv:
+      return mpich_alltoallv_values();
+    case Coll::kIalltoall:
+      return mpich_ialltoall_values();
+    case Coll::kIalltoallv:
+      break;
+  }
+  return mpich_ialltoallv_values();
+}
+bool v_only(Coll coll) { return coll == Coll::kAlltoallv || coll == Coll::kIalltoallv; }
+}  // namespace
+
 bool parse_selection(const std::string& value, bool alltoallv, Selection* sel) {
+  return parse_selection(value, alltoallv ? Coll::kAlltoallv : Coll::kAlltoall, sel);
+}
+
+std::string valid_values(bool alltoallv) {
+  return valid_values(alltoallv ? Coll::kAlltoallv : Coll::kAlltoall);
+}
+
+bool parse_selection(const std::string& value, Coll coll, Selection* sel) {
+  const bool alltoallv = v_only(coll);
   Selection out;
   out.value = lower(value);
-  const auto& mpich = alltoallv ? mpich_alltoallv_values() : mpich_alltoall_values();
+  const auto& mpich = mpich_values(coll);
   if (out.value == "topo_auto") {
     out.topo_auto = true;
   } else if (const Algorithm* a = find_algorithm(out.value);
@@ -219,16 +260,21 @@ bool parse_selection(const std::string& value, bool alltoallv, Selection* sel) {
   return true;
 }
 
-std::string valid_values(bool alltoallv) {
+std::string valid_values(Coll coll) {
   std::string out;
-  for (const auto& v : alltoallv ? mpich_alltoallv_values() : mpich_alltoall_values())
-    out += v + ", ";
-  return out + algorithm_names(alltoallv) + ", topo_auto";
+  for (const auto& v : mpich_values(coll)) out += v + ", ";
+  return out + algorithm_names(v_only(coll)) + ", topo_auto";
 }
 
 bool load_config(Config* c, std::string* error) {
-  if (!load_selection("ALLTOALL_INTRA_ALGORITHM", false, &c->alltoall, error)) return false;
-  if (!load_selection("ALLTOALLV_INTRA_ALGORITHM", true, &c->alltoallv, error)) return false;
+  if (!load_selection("ALLTOALL_INTRA_ALGORITHM", Coll::kAlltoall, &c->alltoall, error))
+    return false;
+  if (!load_selection("ALLTOALLV_INTRA_ALGORITHM", Coll::kAlltoallv, &c->alltoallv, error))
+    return false;
+  if (!load_selection("IALLTOALL_INTRA_ALGORITHM", Coll::kIalltoall, &c->ialltoall, error))
+    return false;
+  if (!load_selection("IALLTOALLV_INTRA_ALGORITHM", Coll::kIalltoallv, &c->ialltoallv, error))
+    return false;
 
   std::string full = "MPIR_CVAR_COLLECTIVE_FALLBACK";
   const std::string fb = lower(read_var("COLLECTIVE_FALLBACK", &full));
@@ -245,7 +291,7 @@ bool load_config(Config* c, std::string* error) {
   bool topo_default = false;
   if (!load_bool("MPIR_CVAR_TOPOA2A_AUTO", &topo_default, error)) return false;
   if (topo_default) {
-    for (Selection* sel : {&c->alltoall, &c->alltoallv})
+    for (Selection* sel : {&c->alltoall, &c->alltoallv, &c->ialltoall, &c->ialltoallv})
       if (sel->value == "auto") sel->topo_auto = true;
   }
   if (!load_options(c, error)) return false;
@@ -259,8 +305,9 @@ void remove_private_files(Config* c) {
 }
 
 void clear_mpich_variables() {
-  for (const char* name : {"ALLTOALL_INTRA_ALGORITHM", "ALLTOALLV_INTRA_ALGORITHM",
-                           "COLLECTIVE_FALLBACK", "COLL_SELECTION_TUNING_JSON_FILE"})
+  for (const char* name :
+       {"ALLTOALL_INTRA_ALGORITHM", "ALLTOALLV_INTRA_ALGORITHM", "IALLTOALL_INTRA_ALGORITHM",
+        "IALLTOALLV_INTRA_ALGORITHM", "COLLECTIVE_FALLBACK", "COLL_SELECTION_TUNING_JSON_FILE"})
     unset_everywhere(name);
 }
 

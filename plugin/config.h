@@ -25,6 +25,10 @@ struct Selection {
 struct Config {
   Selection alltoall;
   Selection alltoallv;
+  // MPI_Ialltoall[v] and the persistent MPI_Alltoall[v]_init (preload door):
+  // MPIR_CVAR_IALLTOALL[V]_INTRA_ALGORITHM, as in MPICH.
+  Selection ialltoall;
+  Selection ialltoallv;
   Fallback fallback = Fallback::kSilent;
   bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
@@ -57,6 +61,15 @@ struct Config {
 // MPICH 4.0.2's own values, passed through unchanged.
 const std::vector<std::string>& mpich_alltoall_values();
 const std::vector<std::string>& mpich_alltoallv_values();
+// MPIR_CVAR_IALLTOALL[V]_INTRA_ALGORITHM's (sched_*, tsp_*, auto).
+const std::vector<std::string>& mpich_ialltoall_values();
+const std::vector<std::string>& mpich_ialltoallv_values();
+
+// The variables of one collective: MPICH's values, and whether topoa2a
+// offers only its alltoallv algorithms there.
+enum class Coll { kAlltoall, kAlltoallv, kIalltoall, kIalltoallv };
+bool parse_selection(const std::string& value, Coll coll, Selection* sel);
+std::string valid_values(Coll coll);
 
 // One value of an *_INTRA_ALGORITHM variable: one of MPICH's (passed
 // through), one of ours or topo_auto. False, *sel untouched, when the value

@@ -12,9 +12,20 @@ extern "C" __attribute__((visibility("default"))) int topoa2a_select(const char*
   if (!config) return 2;
   if (!op || !value) return 1;
   const std::string which = op;
-  if (which != "alltoall" && which != "alltoallv") return 1;
-  const bool v = which == "alltoallv";
-  if (!parse_selection(value, v, v ? &config->alltoallv : &config->alltoall)) return 1;
+  Coll coll;
+  Selection* sel;
+  if (which == "alltoall") {
+    coll = Coll::kAlltoall, sel = &config->alltoall;
+  } else if (which == "alltoallv") {
+    coll = Coll::kAlltoallv, sel = &config->alltoallv;
+  } else if (which == "ialltoall") {  // MPI_Ialltoall and MPI_Alltoall_init
+    coll = Coll::kIalltoall, sel = &config->ialltoall;
+  } else if (which == "ialltoallv") {
+    coll = Coll::kIalltoallv, sel = &config->ialltoallv;
+  } else {
+    return 1;
+  }
+  if (!parse_selection(value, coll, sel)) return 1;
   if (front_active()) front_gather_world();
   return 0;
 }

@@ -8,7 +8,8 @@
 extern "C" {
 #endif
 
-/* Select the algorithm of `op` ("alltoall" or "alltoallv") from now on, as
+/* Select the algorithm of `op` ("alltoall", "alltoallv", "ialltoall" (also
+ * MPI_Alltoall_init) or "ialltoallv") from now on, as
  * if MPIR_CVAR_<OP>_INTRA_ALGORITHM had held `value` at MPI_Init: one of
  * ours, "topo_auto", or one of MPICH's values, which hands the operation
  * back to MPICH (whose own variable then decides; set it with MPI_T).

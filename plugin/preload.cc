@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "plugin/config.h"
 #include "plugin/front.h"
 #include "plugin/mpit.h"
+#include "plugin/preload_impl.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
 #include "topology/cost_file.h"
@@ -126,6 +128,10 @@ void after_init() {
   if (front_active()) front_gather_world();
 }
 
+}  // namespace
+
+Config& door_config() { return g_config; }
+
 // An MPI error code whose string says why the algorithm cannot run.
 int error_code_for(const std::string& why) {
   static std::mutex mu;
@@ -147,10 +153,8 @@ int raise(MPI_Comm comm, int err) {
   return err;
 }
 
-// The requested algorithm cannot run on this call: MPIR_CVAR_COLLECTIVE_FALLBACK.
-template <class Mpich>
 int fall_back(const char* op, const char* stats_op, const std::string& reason, CommState& state,
-              MPI_Comm comm, Mpich mpich) {
+              MPI_Comm comm, const std::function<int()>& mpich) {
   const std::string why = std::string(op) + ": " + reason;
   if (g_config.fallback == Fallback::kError) return raise(comm, error_code_for(why));
   if (g_config.fallback == Fallback::kPrint && state.first_time("fallback " + why) &&
@@ -206,6 +210,14 @@ bool plainly_valid(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MP
   return true;
 }
 
+bool plainly_valid_v(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb,
+                     const int* rc, const int* rd, MPI_Datatype rt, MPI_Comm comm) {
+  return !(comm == MPI_COMM_NULL || rb == MPI_IN_PLACE || !rc || !rd || rt == MPI_DATATYPE_NULL ||
+           (sb != MPI_IN_PLACE &&
+            (!sc || !sd || st == MPI_DATATYPE_NULL || (sb == rb && st == rt && sc == rc))) ||
+           is_inter(comm));
+}
+
 // MPICH's checks of one buffer argument that it makes before communicating
 // (n blocks; displs null: one block at the buffer's start). MPI_IN_PLACE
 // passes.
@@ -218,10 +230,9 @@ bool mpich_accepts(const void* buf, const int* counts, const int* displs, int n,
   return true;
 }
 
-}  // namespace
-
 bool front_active() {
-  return g_ready && (g_config.alltoall.active() || g_config.alltoallv.active());
+  return g_ready && (g_config.alltoall.active() || g_config.alltoallv.active() ||
+                     g_config.ialltoall.active() || g_config.ialltoallv.active());
 }
 
 Config* front_config() { return g_ready ? &g_config : nullptr; }
@@ -345,12 +356,9 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                           recvtype, comm);
   };
-  if (!g_ready || !g_config.alltoallv.active() || comm == MPI_COMM_NULL ||
-      recvbuf == MPI_IN_PLACE || !recvcounts || !rdispls || recvtype == MPI_DATATYPE_NULL ||
-      (sendbuf != MPI_IN_PLACE &&
-       (!sendcounts || !sdispls || sendtype == MPI_DATATYPE_NULL ||
-        (sendbuf == recvbuf && sendtype == recvtype && sendcounts == recvcounts))) ||
-      is_inter(comm))
+  if (!g_ready || !g_config.alltoallv.active() ||
+      !plainly_valid_v(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype, comm))
     return mpich();
   int err = MPI_SUCCESS;
   CommState* state = CommState::get(comm, &err);

@@ -15,12 +15,23 @@ const std::vector<Pvar>& pvars() {
     static const char* const kWhat[] = {"calls of MPI_%s that %s ran",
                                         "communication rounds of the MPI_%s calls %s ran",
                                         "bytes this process sent in the MPI_%s calls %s ran"};
-    for (const char* op : {"alltoall", "alltoallv"}) {
+    // The statistics' operations and the MPI call each counts (the
+    // nonblocking and persistent ones are the preload door's only; in the
+    // native door their counters stay 0).
+    static const char* const kOps[][2] = {{"alltoall", "Alltoall"},
+                                          {"alltoallv", "Alltoallv"},
+                                          {"ialltoall", "Ialltoall"},
+                                          {"ialltoallv", "Ialltoallv"},
+                                          {"alltoall_init", "Alltoall_init (each start)"},
+                                          {"alltoallv_init", "Alltoallv_init (each start)"}};
+    for (const auto& entry : kOps) {
+      const char* op = entry[0];
+      const bool v = std::strchr(op, 'v') != nullptr;
       std::vector<std::string> names;
       for (const Algorithm& a : algorithms())
-        if (std::strcmp(op, "alltoall") == 0 || a.alltoallv) names.push_back(a.name);
+        if (!v || a.alltoallv) names.push_back(a.name);
       names.push_back("mpich");
-      const std::string Op = std::strcmp(op, "alltoall") == 0 ? "Alltoall" : "Alltoallv";
+      const std::string Op = entry[1];
       for (const std::string& alg : names)
         for (int c = 0; c < 3; ++c) {
           char desc[160];

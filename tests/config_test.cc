@@ -18,6 +18,9 @@ namespace {
 
 const char* const kVars[] = {"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM",
                              "MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM",
+                             "MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM",
+                             "MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM",
+                             "MPICH_IALLTOALL_INTRA_ALGORITHM",
                              "MPIR_CVAR_COLLECTIVE_FALLBACK",
                              "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE",
                              "MPICH_COLL_SELECTION_TUNING_JSON_FILE",
@@ -280,6 +283,53 @@ TEST_F(ConfigLoad, ClearMpichVariablesAfterAnError) {
   EXPECT_EQ(env("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM"), "<unset>");
   EXPECT_EQ(env("MPIR_CVAR_COLLECTIVE_FALLBACK"), "<unset>");
   EXPECT_EQ(env("MPICH_COLL_SELECTION_TUNING_JSON_FILE"), "<unset>");
+}
+
+// MPI_Ialltoall[v]'s variables: every value of ours (topo_auto too) is
+// taken and handed to MPICH as "auto"; MPICH's own (sched_*, tsp_*) pass
+// through untouched; anything else is the one-line error naming the valid
+// values, MPICH's nonblocking ones first.
+TEST_F(ConfigLoad, NonblockingVariablesTakeOursAndPassMpichsThrough) {
+  for (const Algorithm& a : algorithms()) {
+    setenv("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM", a.name, 1);
+    Config c;
+    ASSERT_EQ(load(&c), "") << a.name;
+    EXPECT_EQ(c.ialltoall.ours, &a);
+    EXPECT_FALSE(c.alltoall.active());
+    EXPECT_EQ(env("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM"), "auto");
+  }
+  for (const char* mpich : {"sched_brucks", "tsp_scattered", "sched_auto", "auto"}) {
+    setenv("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM", mpich, 1);
+    Config c;
+    ASSERT_EQ(load(&c), "") << mpich;
+    EXPECT_FALSE(c.ialltoall.active()) << mpich;
+    EXPECT_EQ(env("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM"), mpich);
+  }
+  unsetenv("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM");
+  setenv("MPICH_IALLTOALL_INTRA_ALGORITHM", "topo_auto", 1);  // MPICH's alias
+  Config t;
+  ASSERT_EQ(load(&t), "");
+  EXPECT_TRUE(t.ialltoall.topo_auto);
+  unsetenv("MPICH_IALLTOALL_INTRA_ALGORITHM");
+  setenv("MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM", "mesh", 1);  // not offered for alltoallv
+  Config v;
+  const std::string err = load(&v);
+  EXPECT_EQ(err.rfind("MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM=mesh is not a valid value; valid "
+                      "values: auto, sched_auto, sched_blocked, sched_inplace, tsp_scattered, "
+                      "tsp_blocked, tsp_inplace, ring, ",
+                      0),
+            0u)
+      << err;
+  EXPECT_NE(err.find("topo_auto"), std::string::npos);
+  setenv("MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM", "brucks", 1);  // a blocking value of MPICH's
+  Config b;
+  EXPECT_NE(load(&b), "");
+  setenv("MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM", "onefactor", 1);
+  Config ok;
+  ASSERT_EQ(load(&ok), "");
+  EXPECT_EQ(ok.ialltoallv.ours, &algorithm(AlgorithmId::kOneFactor));
+  clear_mpich_variables();
+  EXPECT_EQ(env("MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM"), "<unset>");
 }
 
 }  // namespace

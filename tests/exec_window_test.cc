@@ -8,6 +8,7 @@
 // exceed the window, or touch a buffer a pending message reads or fills.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -153,6 +154,135 @@ TEST(WindowDepth, RoundByRoundAndWholeRounds) {
   EXPECT_EQ(default_window(s, 3), kDirectWindow);
   const Schedule ring = algorithm(AlgorithmId::kRing).build(p, 3, Params{});
   EXPECT_EQ(default_window(ring, 3), kForwardingWindow);
+}
+
+// The nonblocking path (start_alltoall[v], progress(false)): every rank runs
+// several operations at once, each on its own network (its own
+// communicator), and steps them without ever blocking, in an order of its
+// own (rank r starts with operation r mod K and goes round from there; odd
+// ranks go the other way round), so that ranks complete them in different
+// orders. Every block must arrive once, in every operation; a run in which
+// some rank stops making progress fails (a bound on the passes: the nets
+// complete one event per test, so a live run needs far fewer).
+struct NbOp {
+  const Algorithm* algo;
+  bool v;
+  int window;
+};
+
+std::vector<std::string> run_interleaved(const std::vector<NbOp>& ops, int p, unsigned seed) {
+  const int k = static_cast<int>(ops.size());
+  std::vector<std::vector<Plan>> plans(k);
+  std::vector<std::unique_ptr<FakeNet>> nets;
+  for (int o = 0; o < k; ++o) {
+    const Params params = resolve_params(p, Params{});
+    int largest = 0;
+    for (int r = 0; r < p; ++r) {
+      const Schedule s = ops[o].algo->build(p, r, params);
+      plans[o].push_back(make_plan(s, p, r, window_depth(s, ops[o].window)));
+      for (const PlanStep& st : plans[o].back().steps) largest = std::max(largest, st.messages());
+    }
+    nets.push_back(std::make_unique<FakeNet>(p, seed + 101u * o, std::max(ops[o].window, largest)));
+  }
+  std::vector<std::vector<RankRun>> runs(k, std::vector<RankRun>(p));
+  std::vector<std::string> stuck(p);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < p; ++r) {
+    threads.emplace_back([&, r] {
+      std::vector<std::unique_ptr<FakeTransport>> trs;
+      std::vector<std::unique_ptr<Operation>> live;
+      for (int o = 0; o < k; ++o) {  // started in the same order on every rank
+        RankRun& x = runs[o][r];
+        setup(x, p, r, ops[o].v);
+        trs.push_back(std::make_unique<FakeTransport>(*nets[o], p, r));
+        if (!ops[o].v)
+          live.push_back(start_alltoall(
+              plans[o][r], *trs[o],
+              {x.send.data(), kN, MPI_LONG_LONG, x.recv.data(), kN, MPI_LONG_LONG}, ops[o].window));
+        else
+          live.push_back(start_alltoallv(plans[o][r], *trs[o],
+                                         {x.send.data(), x.sc.data(), x.sd.data(), MPI_LONG_LONG,
+                                          x.recv.data(), x.rc.data(), x.rd.data(), MPI_LONG_LONG},
+                                         ops[o].window));
+      }
+      int left = k;
+      std::vector<char> finished(k, 0);
+      long passes = 0;
+      try {
+        while (left > 0) {
+          if (++passes > 2000000) {
+            stuck[r] = "rank " + std::to_string(r) + " makes no progress";
+            break;
+          }
+          for (int j = 0; j < k; ++j) {
+            const int o = (r % 2 ? r + k - j : r + j) % k;
+            if (finished[o] || !live[o]->progress(false)) continue;
+            finished[o] = 1;
+            --left;
+            runs[o][r].err = live[o]->result();
+            nets[o]->finished(r);
+            std::this_thread::yield();
+          }
+        }
+      } catch (const Deadlock&) {
+        stuck[r] = "rank " + std::to_string(r) + ": a net saw a deadlock";
+      }
+      for (int o = 0; o < k; ++o)
+        if (!finished[o]) nets[o]->finished(r);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::vector<std::string> errors;
+  for (const auto& s : stuck)
+    if (!s.empty()) errors.push_back(s);
+  for (int o = 0; o < k; ++o) {
+    for (const auto& e : nets[o]->errors()) errors.push_back("op " + std::to_string(o) + ": " + e);
+    for (int d = 0; d < p && errors.size() < 20; ++d) {
+      const RankRun& x = runs[o][d];
+      if (x.err != MPI_SUCCESS)
+        errors.push_back("rank " + std::to_string(d) + " op " + std::to_string(o) +
+                         " returned an error");
+      for (int s = 0; s < p; ++s) {
+        const int n = ops[o].v ? x.rc[s] : kN, at = ops[o].v ? x.rd[s] : s * kN;
+        for (int i = 0; i < n; ++i)
+          if (x.recv[at + i] != encode(s, d, i))
+            errors.push_back("op " + std::to_string(o) + " rank " + std::to_string(d) +
+                             ": block from " + std::to_string(s) + " element " + std::to_string(i) +
+                             " is wrong");
+      }
+    }
+  }
+  return errors;
+}
+
+TEST(Nonblocking, SeveralOperationsInterleavedEveryBlockOnce) {
+  for (int p : {2, 3, 4, 5, 7, 8}) {
+    // Every algorithm once as an alltoall, beside a ring alltoallv and a
+    // 1-factor alltoall with windows of their own.
+    for (const Algorithm& a : algorithms()) {
+      if (!a.check(p, resolve_params(p, Params{})).empty()) continue;
+      const std::vector<NbOp> ops = {{&a, false, 1},
+                                     {&algorithm(AlgorithmId::kRing), true, 0},
+                                     {&algorithm(AlgorithmId::kOneFactor), false, p}};
+      for (unsigned seed : {1u, 2u}) {
+        SCOPED_TRACE(std::string(a.name) + " p=" + std::to_string(p) + " seed " +
+                     std::to_string(seed));
+        const auto errors = run_interleaved(ops, p, seed * 7919u + p);
+        for (const auto& e : errors) ADD_FAILURE() << e;
+        if (!errors.empty()) return;
+      }
+    }
+    {
+      SCOPED_TRACE("alltoallv of every kind, p=" + std::to_string(p));
+      std::vector<NbOp> ops;
+      for (const Algorithm& a : algorithms())
+        if (a.alltoallv && a.check(p, resolve_params(p, Params{})).empty())
+          ops.push_back({&a, true, 2});
+      const auto errors = run_interleaved(ops, p, 77u + p);
+      for (const auto& e : errors) ADD_FAILURE() << e;
+      if (!errors.empty()) return;
+    }
+  }
 }
 
 }  // namespace

@@ -183,6 +183,25 @@ void FakeNet::wait(int rank, const int* oldest, int n, std::vector<Completion>* 
   }
 }
 
+void FakeNet::test(int rank, const int* oldest, int n, std::vector<Completion>* done) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (n < 1) fail("rank " + std::to_string(rank) + ": test without messages");
+  for (int i = 0; i < n; ++i) {
+    const auto& st = state_[rank];
+    if (static_cast<size_t>(oldest[i]) >= st.size() || st[oldest[i]] != 1)
+      fail("rank " + std::to_string(rank) + ": tests message " + std::to_string(oldest[i]) +
+           ", which is not pending");
+  }
+  if (dead_) throw Deadlock{};
+  if (done_[rank].empty() && step()) cv_.notify_all();
+  for (const Completion& c : done_[rank]) {
+    state_[rank][c.id] = 2;  // reported
+    --in_flight_[rank];
+  }
+  done->insert(done->end(), done_[rank].begin(), done_[rank].end());
+  done_[rank].clear();
+}
+
 void FakeNet::finished(int rank) {
   std::lock_guard<std::mutex> lock(mu_);
   (void)rank;

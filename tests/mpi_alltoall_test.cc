@@ -6,7 +6,11 @@
 //  - mpi_alltoall_app: an ordinary MPI program that only calls
 //    MPI_Alltoall and knows nothing of topoa2a; CTest runs it with
 //    LD_PRELOAD=libtopoa2a.so and the algorithm chosen by
-//    MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM.
+//    MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM; with TOPOA2A_CALL=nonblocking it
+//    calls MPI_Ialltoall[v] and MPI_Wait instead, with TOPOA2A_CALL=persistent
+//    MPI_Alltoall[v]_init, MPI_Start, MPI_Wait and MPI_Request_free (the
+//    algorithm chosen by MPIR_CVAR_IALLTOALL[V]_INTRA_ALGORITHM, the
+//    statistics counted under ialltoall[v] or alltoall[v]_init).
 // Either way the result is checked against the definition of all-to-all,
 // element by element, including the gaps of derived datatypes.
 #include <mpi.h>
@@ -166,6 +170,24 @@ void expect_ran(const char* op, const char* expect_var, const Counts& before, co
         << name << " rounds on " << p << " ranks";
   }
 }
+
+// TOPOA2A_CALL: "" (blocking), "nonblocking" or "persistent".
+std::string call_kind() {
+  const char* c = std::getenv("TOPOA2A_CALL");
+  return c ? c : "";
+}
+std::string stats_op(const char* blocking) {
+  const std::string k = call_kind(), b = blocking;
+  if (k == "nonblocking") return "i" + b;
+  if (k == "persistent") return b + "_init";
+  return b;
+}
+int finish_request(int err, MPI_Request* req, bool persistent) {
+  if (err == MPI_SUCCESS && persistent) err = MPI_Start(req);
+  if (err == MPI_SUCCESS) err = MPI_Wait(req, MPI_STATUS_IGNORE);
+  if (persistent && *req != MPI_REQUEST_NULL) MPI_Request_free(req);
+  return err;
+}
 #endif
 
 #ifdef TOPOA2A_DIRECT
@@ -202,11 +224,19 @@ bool alltoall(const std::string& alg, const void* sb, int sc, MPI_Datatype st, v
   return true;
 #else
   (void)alg;
-  const Counts before = snapshot("alltoall");
-  *err = MPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
+  const std::string op = stats_op("alltoall"), kind = call_kind();
+  const Counts before = snapshot(op.c_str());
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (kind == "nonblocking")
+    *err = finish_request(MPI_Ialltoall(sb, sc, st, rb, rc, rt, comm, &req), &req, false);
+  else if (kind == "persistent")
+    *err = finish_request(MPI_Alltoall_init(sb, sc, st, rb, rc, rt, comm, MPI_INFO_NULL, &req),
+                          &req, true);
+  else
+    *err = MPI_Alltoall(sb, sc, st, rb, rc, rt, comm);
   int size;
   MPI_Type_size(rt, &size);
-  expect_ran("alltoall", "TOPOA2A_EXPECT", before, snapshot("alltoall"), comm, rc * size > 0);
+  expect_ran(op.c_str(), "TOPOA2A_EXPECT", before, snapshot(op.c_str()), comm, rc * size > 0);
   return true;
 #endif
 }
@@ -226,9 +256,17 @@ bool alltoallv(const std::string& alg, const void* sb, const int* sc, const int*
   return true;
 #else
   (void)alg;
-  const Counts before = snapshot("alltoallv");
-  *err = MPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
-  expect_ran("alltoallv", "TOPOA2A_EXPECT_V", before, snapshot("alltoallv"), comm, true);
+  const std::string op = stats_op("alltoallv"), kind = call_kind();
+  const Counts before = snapshot(op.c_str());
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (kind == "nonblocking")
+    *err = finish_request(MPI_Ialltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm, &req), &req, false);
+  else if (kind == "persistent")
+    *err = finish_request(
+        MPI_Alltoallv_init(sb, sc, sd, st, rb, rc, rd, rt, comm, MPI_INFO_NULL, &req), &req, true);
+  else
+    *err = MPI_Alltoallv(sb, sc, sd, st, rb, rc, rd, rt, comm);
+  expect_ran(op.c_str(), "TOPOA2A_EXPECT_V", before, snapshot(op.c_str()), comm, true);
   return true;
 #endif
 }
