@@ -23,6 +23,7 @@ enum class AlgorithmId : int {
   kMultiLeader,
   kTorus,
   kDirectScheduled,
+  kNodeAwareLog,
 };
 
 struct Algorithm {
@@ -126,6 +127,14 @@ Schedule node_aware_build(int p, int rank, const Params&);
 int node_aware_rounds(int p, const Params&);
 long long node_aware_blocks_sent(int p, int rank, const Params&);
 double node_aware_time(int p, const Params&, double ts, double tw, double m);
+
+// node_aware with Bruck exchanges inside the node (coll/node_aware.cc).
+std::string node_aware_log_check(int p, const Params&);
+Round node_aware_log_round(int p, int rank, const Params&, int k);
+Schedule node_aware_log_build(int p, int rank, const Params&);
+int node_aware_log_rounds(int p, const Params&);
+long long node_aware_log_blocks_sent(int p, int rank, const Params&);
+double node_aware_log_time(int p, const Params&, double ts, double tw, double m);
 
 std::string multileader_check(int p, const Params&);
 Round multileader_round(int p, int rank, const Params&, int k);

@@ -146,9 +146,15 @@ TEST(Model, UniformMultiNodeMeshHasRowsEqualNodes) {
 }
 
 TEST(Model, SmallMessagesChooseLogRounds) {
-  // Non-power-of-two p on one node: MPICH's brucks (ceil(log2 p) rounds).
+  // Non-power-of-two p on one node: Bruck's ceil(log2 p) rounds, MPICH's
+  // brucks or node_aware_log, which on one node is Bruck's exchange without
+  // brucks' two local rotations (so it is priced below it).
   const Choice b = choose_auto(uniform_topology(1, 12), 1, CostParams{});
-  EXPECT_EQ(b.algorithm, "brucks") << b.reason;
+  EXPECT_EQ(b.algorithm, "node_aware_log") << b.reason;
+  EXPECT_EQ(algorithm(AlgorithmId::kNodeAwareLog).rounds(12, b.params), 4);
+  const CostModel one(uniform_topology(1, 12), CostParams{});
+  EXPECT_LT(one.estimate("node_aware_log", 1).predicted, one.estimate("brucks", 1).predicted);
+  EXPECT_LT(one.estimate("brucks", 1).predicted, one.estimate("node_aware", 1).predicted);
   // Power of two: hypercube has the same rounds and no local rotation.
   const Choice h = choose_auto(uniform_topology(1, 16), 1, CostParams{});
   EXPECT_EQ(h.algorithm, "hypercube") << h.reason;
