@@ -15,6 +15,7 @@ bool blank(const std::string& s) { return s.find_first_not_of(" \t") == std::str
 UserDescriptions read_user_descriptions() {
   UserDescriptions d;
   d.cost = env(kEnvCost);
+  d.leaders = env("MPIR_CVAR_TOPOA2A_LEADERS");
   d.forced = env(kEnvTopology);
   d.path = env(kEnvNetworkFile);
   if (!d.path.empty() && !read_text_file(d.path, &d.text, &d.read_error)) d.text.clear();
@@ -73,6 +74,14 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& given,
                              const std::function<std::vector<std::string>()>& rank_names,
                              bool always_names) {
   t->cost_text = given.cost;
+  // Digits up to 65536 (the front door's config stops MPI_Init on anything
+  // else); 0 otherwise.
+  t->leaders = 0;
+  if (!given.leaders.empty() && given.leaders.size() <= 6 &&
+      given.leaders.find_first_not_of("0123456789") == std::string::npos) {
+    const int k = std::stoi(given.leaders);
+    t->leaders = k <= 65536 ? k : 0;
+  }
   UserDescriptions parsed_here;
   const UserDescriptions* d = &given;
   if (!given.parsed) {

@@ -23,6 +23,7 @@ struct UserDescriptions {
   std::string text;        // its contents
   std::string read_error;  // why it could not be read
   std::string cost;        // MPIR_CVAR_TOPOA2A_COST
+  std::string leaders;     // MPIR_CVAR_TOPOA2A_LEADERS (validated by the front door's config)
 
   // Parsed (parse_user_descriptions). Detection takes these and parses
   // nothing again.

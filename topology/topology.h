@@ -162,6 +162,10 @@ struct Topology {
   // defaults); parse with cost_params_for() (topology/cost_model.h), so that
   // every rank prices with the same numbers.
   std::string cost_text;
+  // MPIR_CVAR_TOPOA2A_LEADERS as read at detection: the leaders per node
+  // the cost model prices multileader with (0: it prices k = 1, 2, 4, ...
+  // and every rank, and picks the cheapest).
+  int leaders = 0;
 
   // Problems met while building it (malformed file, forced layout that does
   // not fit, ...). Identical on every rank of the communicator.
