@@ -7,7 +7,7 @@
 #   (default)     the blocking MPI_Alltoall/MPI_Alltoallv tests listed in
 #                 ci/mpich-testsuite/alltoall.testlist, once per algorithm:
 #                 ring ring_bidir mesh hypercube onefactor onefactor_xor node_aware
-#                 multileader torus direct_scheduled topo_auto
+#                 multileader torus direct_scheduled node_aware_log topo_auto
 #   --full        MPICH's whole coll/testlist once, with topo_auto, np capped
 #                 at 4 (--maxnp), less the entries listed in
 #                 ci/mpich-testsuite/full-excluded.txt (each with its reason;
@@ -65,7 +65,8 @@
 #                      --full), enforced by mpiexec (MPIEXEC_TIMEOUT, set by
 #                      runtests); a testlist timeLimit= overrides it
 #   TOPOA2A_ALLTOALLV_ALGS  topoa2a values that also select the MPI_Alltoallv
-#                      algorithm (default "ring onefactor node_aware multileader direct_scheduled"); MPICH's own
+#                      algorithm (default "ring onefactor node_aware multileader direct_scheduled
+#                      node_aware_log"); MPICH's own
 #                      alltoallv values (auto nb pairwise_sendrecv_replace
 #                      scattered) always do
 #   JOBS               make parallelism (default nproc)
@@ -106,10 +107,10 @@ TESTLIST_SRC=$DATA_DIR/alltoall.testlist
 EXCLUDED_SRC=$DATA_DIR/excluded.txt
 FULL_EXCLUDED_SRC=$DATA_DIR/full-excluded.txt
 
-TOPOA2A_ALGS_DEFAULT="ring ring_bidir mesh hypercube onefactor onefactor_xor node_aware multileader torus direct_scheduled topo_auto"
+TOPOA2A_ALGS_DEFAULT="ring ring_bidir mesh hypercube onefactor onefactor_xor node_aware multileader torus direct_scheduled node_aware_log topo_auto"
 TOPOA2A_ALGS_ALL="$TOPOA2A_ALGS_DEFAULT"
 STOCK_ALGS_DEFAULT="brucks pairwise"
-ALLTOALLV_ALGS=${TOPOA2A_ALLTOALLV_ALGS:-"ring onefactor node_aware multileader direct_scheduled"}
+ALLTOALLV_ALGS=${TOPOA2A_ALLTOALLV_ALGS:-"ring onefactor node_aware multileader direct_scheduled node_aware_log"}
 MPICH_ALLTOALLV_VALUES="auto nb pairwise_sendrecv_replace scattered"
 
 CACHE=${TOPOA2A_CACHE:-/var/cache/topoa2a}

@@ -53,6 +53,12 @@ const std::vector<Algorithm>& algorithms() {
        "(torus shifts, dragonfly group offsets, XOR pairing)",
        "none", true, true, direct_scheduled_check, direct_scheduled_build, direct_scheduled_rounds,
        direct_scheduled_blocks_sent, direct_scheduled_time, direct_scheduled_round},
+      {AlgorithmId::kNodeAwareLog, "node_aware_log",
+       "node_aware with log-round phases inside the node: Bruck's store-and-forward exchange, "
+       "ceil(log2 q) messages per rank and phase instead of q-1 (small blocks)",
+       "none (node layout of the communicator)", false, true, node_aware_log_check,
+       node_aware_log_build, node_aware_log_rounds, node_aware_log_blocks_sent, node_aware_log_time,
+       node_aware_log_round, false},
   };
   return table;
 }

@@ -23,6 +23,7 @@ enum class AlgorithmId : int {
   kMultiLeader,
   kTorus,
   kDirectScheduled,
+  kNodeAwareLog,
 };
 
 struct Algorithm {
@@ -49,6 +50,12 @@ struct Algorithm {
   // the size of that round: the one source of every algorithm's pattern
   // (build() is schedule_from_rounds over it; the cost model samples it).
   Round (*round)(int p, int rank, const Params& params, int k);
+
+  // A value of the patched MPICH's MPIR_CVAR_ALLTOALL(V)_INTRA_ALGORITHM
+  // (patches/0002 lists it), so the native door can force it by name.
+  // node_aware_log is not yet (the patch predates it): the native door runs
+  // it when topo_auto picks it; the preload door forces it by name.
+  bool native_value = true;
 };
 
 // The generic build(): rounds 0 .. rounds(p, params)-1 of `round`.
@@ -126,6 +133,14 @@ Schedule node_aware_build(int p, int rank, const Params&);
 int node_aware_rounds(int p, const Params&);
 long long node_aware_blocks_sent(int p, int rank, const Params&);
 double node_aware_time(int p, const Params&, double ts, double tw, double m);
+
+// node_aware with Bruck exchanges inside the node (coll/node_aware.cc).
+std::string node_aware_log_check(int p, const Params&);
+Round node_aware_log_round(int p, int rank, const Params&, int k);
+Schedule node_aware_log_build(int p, int rank, const Params&);
+int node_aware_log_rounds(int p, const Params&);
+long long node_aware_log_blocks_sent(int p, int rank, const Params&);
+double node_aware_log_time(int p, const Params&, double ts, double tw, double m);
 
 std::string multileader_check(int p, const Params&);
 Round multileader_round(int p, int rank, const Params&, int k);

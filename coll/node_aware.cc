@@ -1,4 +1,4 @@
-// node_aware: three-phase all-to-all over the nodes of the communicator,
+// node_aware, node_aware_log: three-phase all-to-all over the nodes of the communicator,
 // every rank of a node a lane to the other nodes.
 //
 // Reference: the seed's 1-factor and XOR pairings applied to nodes instead
@@ -38,6 +38,28 @@
 // Time: R1 (t_s + t_w m N) + ((N-1)/q)(t_s' + t_w' m q^2)
 //       + R3 (t_s + t_w m (N-1)), t_s, t_w intra-node and t_s', t_w' the
 // network's; time() prices all three with one t_s, t_w.
+//
+// node_aware_log: the same three phases with the two intra-node phases
+// done by Bruck's store-and-forward exchange among the node's ranks
+// (coll/nodes.h bruck_message) instead of the 1-factor pairing: in round k
+// local rank i sends one message to local rank (i + 2^k) mod q carrying
+// every item (what the direct phase would send from s to t) whose
+// remaining distance (t - i) mod q has bit k set. Any q (the last round of
+// a non-power of two is partial), unequal nodes (a node of q_a ranks runs
+// ceil(log2 q_a) rounds), any numbering of ranks, as above.
+// Rounds: R1 = R3 = ceil(log2 q) instead of q-1 / q; the inter-node phase
+// is unchanged. Blocks per rank, equal nodes, q dividing N-1, P(q) =
+// sum_{j<q} popcount(j) (q = 16: 32, against q - 1 = 15): N P(q) in phase
+// 1, q(N-1) over the network, (N-1) P(q) in phase 3.
+// Time: sum_k (t_s + t_w m c_k N) + ((N-1)/q)(t_s' + t_w' m q^2)
+//       + sum_k (t_s + t_w m c_k (N-1)), c_k = #{j < q : bit k of j} (about
+// q/2), k < ceil(log2 q). Against the direct phases it saves (q - 1 -
+// ceil(log2 q)) t_s per phase and costs t_w m (P(q) - (q-1)) N more: a win
+// while the blocks are small (at 16 x 16 with the simulation's 1.2 us
+// intra-node start-up and 0.05 ns/B, below about 1 KiB blocks). It is its
+// own entry of the algorithm table, so the cost model prices it as a
+// candidate beside node_aware, it is forced by name and every sweep and
+// test over the table takes it.
 // Restrictions: the layout must describe the communicator's p ranks.
 #include <algorithm>
 #include <cmath>
@@ -55,13 +77,16 @@ struct Ctx {
   std::vector<int> lo;     // last round: the lanes of its step g are [lo[g], lo[g+1])
   std::vector<int> group;  // last round: the step (g) of each lane
 
-  Ctx(int p, const Params& params) : nd(nodes_of(p, params)), st(nd, params) {
+  bool log = false;  // node_aware_log: Bruck exchanges inside the node
+
+  Ctx(int p, const Params& params, bool log_intra)
+      : nd(nodes_of(p, params)), st(nd, params), log(log_intra) {
     L = std::max(1, nd.qmax);
     S = st.count();
     F = S / L;
     R = S - F * L;
     T = F + (R > 0);
-    R1 = rounds_1f(nd.qmax);
+    R1 = log ? bruck_rounds(nd.qmax) : rounds_1f(nd.qmax);
     const bool exact = nd.n == 2 && nd.equal;  // every lane receives its own blocks
     R3 = (nd.qmax <= 1 || nd.n <= 1 || exact) ? 0 : R1;
     if (R > 0) {
@@ -205,77 +230,164 @@ void deliver_round(const Ctx& c, int rank, int k, Round* round) {
   if (!recv.blocks.empty()) round->recvs.push_back(std::move(recv));
 }
 
-}  // namespace
-
-std::string node_aware_check(int p, const Params& params) {
-  const std::string why = layout_problem(p, params);
-  return why.empty() ? why : "node_aware: " + why;
+// node_aware_log, phase 1, round k: Bruck's exchange among the node's
+// ranks (coll/nodes.h); the item of rank s for rank t of the node is what
+// the direct phase 1 sends t: s's own block for t, then s's blocks for the
+// destinations t's lanes carry.
+void gather_log(const Ctx& c, int rank, int k, Round* round) {
+  const Nodes& nd = c.nd;
+  const int a = nd.node[rank], qa = nd.size(a), i = nd.local[rank];
+  if (k >= bruck_rounds(qa)) return;
+  auto items = [&](int s, int t, std::vector<Block>* out) {
+    const int src = nd.member(a, s), x = nd.member(a, t);
+    out->push_back({src, x});
+    for_each_unit(c, x, false, [&](int b, int first, int end) {
+      for (int l = first; l < end; ++l) out->push_back({src, nd.member(b, l)});
+    });
+  };
+  const int step = 1 << k;
+  std::vector<Block> send = bruck_message(qa, i, k, items);
+  std::vector<Block> recv = bruck_message(qa, mod(i - step, qa), k, items);
+  if (!send.empty()) round->sends.push_back({nd.member(a, mod(i + step, qa)), std::move(send)});
+  if (!recv.empty()) round->recvs.push_back({nd.member(a, mod(i - step, qa)), std::move(recv)});
 }
 
+// node_aware_log, phase 3, round k: the same exchange; the item of lane s
+// for rank t is what lane s received for t from the other nodes.
+void deliver_log(const Ctx& c, int rank, int k, Round* round) {
+  const Nodes& nd = c.nd;
+  const int b = nd.node[rank], qb = nd.size(b), i = nd.local[rank];
+  if (k >= bruck_rounds(qb)) return;
+  auto items = [&](int s, int t, std::vector<Block>* out) {
+    for_each_unit(c, nd.member(b, s), true, [&](int f, int first, int end) {
+      if (t < first || t >= end) return;
+      for (int x = 0; x < nd.size(f); ++x) out->push_back({nd.member(f, x), nd.member(b, t)});
+    });
+  };
+  const int step = 1 << k;
+  std::vector<Block> send = bruck_message(qb, i, k, items);
+  std::vector<Block> recv = bruck_message(qb, mod(i - step, qb), k, items);
+  if (!send.empty()) round->sends.push_back({nd.member(b, mod(i + step, qb)), std::move(send)});
+  if (!recv.empty()) round->recvs.push_back({nd.member(b, mod(i - step, qb)), std::move(recv)});
+}
+}  // namespace
+
 namespace {
+std::string check(const char* name, int p, const Params& params) {
+  const std::string why = layout_problem(p, params);
+  return why.empty() ? why : std::string(name) + ": " + why;
+}
+
 Round round_of(const Ctx& c, int rank, int k) {
   Round round;
   if (k < c.R1)
-    gather_round(c, rank, k, &round);
+    (c.log ? gather_log : gather_round)(c, rank, k, &round);
   else if (k < c.R1 + c.T)
     inter_round(c, rank, k - c.R1, &round);
   else
-    deliver_round(c, rank, k - c.R1 - c.T, &round);
+    (c.log ? deliver_log : deliver_round)(c, rank, k - c.R1 - c.T, &round);
   return round;
 }
-}  // namespace
 
-Round node_aware_round(int p, int rank, const Params& params, int k) {
-  return round_of(Ctx(p, params), rank, k);
-}
-
-int node_aware_rounds(int p, const Params& params) {
+int rounds(int p, const Params& params, bool log) {
   if (p <= 1) return 0;
-  const Ctx c(p, params);
+  const Ctx c(p, params, log);
   return c.R1 + c.T + c.R3;
 }
 
-// The rounds of node_aware_round, with the node structure computed once.
-Schedule node_aware_build(int p, int rank, const Params& params) {
+// The rounds of round_of, with the node structure computed once.
+Schedule build(int p, int rank, const Params& params, bool log) {
   Schedule s;
   if (p <= 1) return s;
-  const Ctx c(p, params);
+  const Ctx c(p, params, log);
   for (int k = 0; k < c.R1 + c.T + c.R3; ++k) s.rounds.push_back(round_of(c, rank, k));
   return s;
 }
 
-long long node_aware_blocks_sent(int p, int rank, const Params& params) {
+long long blocks_sent(int p, int rank, const Params& params, bool log) {
   if (p <= 1) return 0;
-  const Ctx c(p, params);
+  const Ctx c(p, params, log);
   const Nodes& nd = c.nd;
-  const int a = nd.node[rank], qa = nd.size(a);
-  long long own = 0, delivered = 0;
-  for (int d = 0; d < p; ++d) {
-    if (nd.node[d] == a) continue;
-    if (c.owner(a, d) == rank) ++own;
+  const int a = nd.node[rank], qa = nd.size(a), i = nd.local[rank];
+  // carries[t]: node a's blocks for other nodes that its rank t sends over
+  // the network; got[s][t]: blocks rank s of node a receives for rank t.
+  std::vector<long long> carries(qa, 0);
+  std::vector<std::vector<long long>> got(qa, std::vector<long long>(qa, 0));
+  for (int d = 0; d < p; ++d)
+    if (nd.node[d] != a) ++carries[nd.local[c.owner(a, d)]];
+  for (int b = 0; b < nd.n; ++b) {
+    if (b == a) continue;
+    for (int l = 0; l < qa; ++l) {
+      const int d = nd.member(a, l);
+      got[nd.local[c.receiver(b, d)]][l] += nd.size(b);
+    }
   }
-  for (int i = 0; i < qa; ++i) {  // phase 3: what this lane received for the others
-    const int d = nd.member(a, i);
-    if (d == rank) continue;
-    for (int b = 0; b < nd.n; ++b)
-      if (b != a && c.receiver(b, d) == rank) delivered += nd.size(b);
+  const long long own = carries[i];
+  if (c.log) {
+    // Phase 1's item (s, t): s's block for t and for what t carries.
+    const long long gather = bruck_blocks_sent(qa, i, [&](int, int t) { return 1 + carries[t]; });
+    const long long deliver =
+        c.R3 > 0 ? bruck_blocks_sent(qa, i, [&](int s, int t) { return got[s][t]; }) : 0;
+    return gather + qa * own + deliver;
   }
+  long long delivered = 0;  // phase 3: what this lane received for the others
+  for (int t = 0; t < qa; ++t)
+    if (t != i) delivered += got[i][t];
   // Phase 1: one own block to each other rank of the node, plus every block
   // for another node's rank that another lane carries.
   return (qa - 1) + (p - qa - own) + qa * own + delivered;
 }
 
-double node_aware_time(int p, const Params& params, double ts, double tw, double m) {
+double time(int p, const Params& params, double ts, double tw, double m, bool log) {
   if (p <= 1) return 0;
-  const Ctx c(p, params);
-  const double q = c.nd.qmax;
+  const Ctx c(p, params, log);
+  const int qi = c.nd.qmax;
+  const double q = qi;
   // Blocks a lane carries per step: q, or q / (lanes of the step) when the
   // last round splits its steps.
   const int split = c.R > 0 ? c.L / c.R : 1;
   const double last = c.R > 0 ? std::ceil(q / split) : 0;
   const double own = c.F * q + last;
-  return c.R1 * (ts + tw * m * (1 + own)) + c.F * (ts + tw * m * q * q) +
-         (c.R > 0 ? ts + tw * m * q * last : 0) + c.R3 * (ts + tw * m * c.T * q);
+  const double inter = c.F * (ts + tw * m * q * q) + (c.R > 0 ? ts + tw * m * q * last : 0);
+  if (!log) return c.R1 * (ts + tw * m * (1 + own)) + inter + c.R3 * (ts + tw * m * c.T * q);
+  // Round k of a Bruck exchange moves bruck_items(q, k) items per rank.
+  double t = inter;
+  for (int k = 0; k < c.R1; ++k) t += ts + tw * m * bruck_items(qi, k) * (1 + own);
+  for (int k = 0; k < c.R3; ++k) t += ts + tw * m * bruck_items(qi, k) * c.T * q;
+  return t;
+}
+}  // namespace
+
+std::string node_aware_check(int p, const Params& params) { return check("node_aware", p, params); }
+Round node_aware_round(int p, int rank, const Params& params, int k) {
+  return round_of(Ctx(p, params, false), rank, k);
+}
+int node_aware_rounds(int p, const Params& params) { return rounds(p, params, false); }
+Schedule node_aware_build(int p, int rank, const Params& params) {
+  return build(p, rank, params, false);
+}
+long long node_aware_blocks_sent(int p, int rank, const Params& params) {
+  return blocks_sent(p, rank, params, false);
+}
+double node_aware_time(int p, const Params& params, double ts, double tw, double m) {
+  return time(p, params, ts, tw, m, false);
+}
+
+std::string node_aware_log_check(int p, const Params& params) {
+  return check("node_aware_log", p, params);
+}
+Round node_aware_log_round(int p, int rank, const Params& params, int k) {
+  return round_of(Ctx(p, params, true), rank, k);
+}
+int node_aware_log_rounds(int p, const Params& params) { return rounds(p, params, true); }
+Schedule node_aware_log_build(int p, int rank, const Params& params) {
+  return build(p, rank, params, true);
+}
+long long node_aware_log_blocks_sent(int p, int rank, const Params& params) {
+  return blocks_sent(p, rank, params, true);
+}
+double node_aware_log_time(int p, const Params& params, double ts, double tw, double m) {
+  return time(p, params, ts, tw, m, true);
 }
 
 }  // namespace topoa2a

@@ -75,4 +75,52 @@ class NodeSteps {
 // "xor", "shift", "1-factor"
 const char* to_string(NodeSteps::Kind k);
 
+// Bruck's store-and-forward exchange among the T ranks of a team (team
+// index 0..T-1, e.g. the ranks of one node): ceil(log2 T) rounds, for any
+// T. In round k the member at index h sends one message to (h + 2^k) mod T
+// and receives one from (h - 2^k) mod T: every item whose remaining
+// distance (t - h) mod T has bit k set. An item of s for t with j = (t - s)
+// mod T travels popcount(j) hops, so a member sends about half of what it
+// holds per round: sum_{j<T} popcount(j) items (T = 16: 32) in log2 T
+// messages, against T - 1 items in T - 1 messages for a direct exchange.
+inline int bruck_rounds(int T) { return T <= 1 ? 0 : ilog2(T); }
+
+// The blocks the member at index h sends in round k (to (h + 2^k) mod T);
+// the member at (h + 2^k) mod T receives the same list in the same order.
+// items(s, t, &blocks) appends what member s holds for member t at the
+// start. The sender in round k of the item (s, t) is s + (j mod 2^k): the
+// sources are s = h - r for r < 2^k, the offsets j = r + 2^k + i 2^(k+1) < T.
+template <class Items>
+std::vector<Block> bruck_message(int T, int h, int k, Items items) {
+  std::vector<Block> out;
+  if (k < 0 || k >= bruck_rounds(T)) return out;
+  const int step = 1 << k;
+  for (int r = 0; r < step && r < T; ++r) {
+    const int s = mod(h - r, T);
+    for (int j = r + step; j < T; j += 2 * step) items(s, mod(s + j, T), &out);
+  }
+  return out;
+}
+
+// Blocks member h sends over the whole exchange: each item once per hop
+// it leaves h (an independent count of what bruck_message sends).
+// size(s, t): the blocks of item (s, t).
+template <class Size>
+long long bruck_blocks_sent(int T, int h, Size size) {
+  long long total = 0;
+  for (int s = 0; s < T; ++s)
+    for (int j = 1; j < T; ++j)
+      for (int k = 0; (1 << k) <= j; ++k)
+        if ((j >> k) & 1 && mod(s + (j & ((1 << k) - 1)), T) == h) total += size(s, mod(s + j, T));
+  return total;
+}
+
+// Items sent per member in round k when every item has the same size:
+// #{j < T : bit k of j}.
+inline int bruck_items(int T, int k) {
+  int c = 0;
+  for (int j = 1; j < T; ++j) c += (j >> k) & 1;
+  return c;
+}
+
 }  // namespace topoa2a

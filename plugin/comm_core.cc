@@ -14,6 +14,7 @@ std::string model_key(const Topology& t, const CostParams& c) {
     for (int x : v) add(x);
   };
   add(t.size);
+  add(t.leaders);
   add(t.nodes);
   add(t.ranks_per_node);
   add(static_cast<int>(t.placement));

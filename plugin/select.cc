@@ -29,6 +29,7 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
       const Choice& c = state.choice(bytes, in_place);
       name = c.algorithm;
       if (config.mesh_grid.rows == 0 && c.params.grid.rows > 0) d.params = c.params;
+      d.params.leaders = c.params.leaders;  // multileader's k as priced
       // The model's window for its choice (0 there: round by round), unless
       // MPIR_CVAR_TOPOA2A_WINDOW says otherwise.
       if (config.window == 0) d.window = c.window > 0 ? c.window : 1;

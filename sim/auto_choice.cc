@@ -51,7 +51,7 @@ AutoChoice AutoModel::choose(size_t m) const {
 AutoChoice broadcast_choice(const AutoModel* model, size_t m, const topoa2a::Params& base) {
   struct {
     char name[32];
-    int rows, cols, window;
+    int rows, cols, window, leaders;
     double predicted;
   } wire{};
   if (model) {
@@ -60,6 +60,7 @@ AutoChoice broadcast_choice(const AutoModel* model, size_t m, const topoa2a::Par
     wire.rows = c.params.grid.rows;
     wire.cols = c.params.grid.cols;
     wire.window = c.window;
+    wire.leaders = c.params.leaders;
     wire.predicted = c.predicted;
   }
   MPI_Bcast(&wire, sizeof wire, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -67,6 +68,7 @@ AutoChoice broadcast_choice(const AutoModel* model, size_t m, const topoa2a::Par
   c.algorithm = wire.name;
   c.params = base;
   if (wire.rows > 0) c.params.grid = {wire.rows, wire.cols};
+  c.params.leaders = wire.leaders;
   c.predicted = wire.predicted;
   c.window = wire.window;
   return c;

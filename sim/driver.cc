@@ -250,6 +250,8 @@ int main(int argc, char** argv) {
         if (c.algorithm == "mesh")
           choice +=
               ":" + std::to_string(c.params.grid.rows) + "x" + std::to_string(c.params.grid.cols);
+        if (c.algorithm == "multileader")
+          choice += c.params.leaders > 0 ? ":k=" + std::to_string(c.params.leaders) : ":k=q";
         algo = topoa2a::find_algorithm(c.algorithm);
         params = algo ? sim::algorithm_params(*algo, topo, layout, c.params) : c.params;
         window = c.window;

@@ -146,9 +146,15 @@ TEST(Model, UniformMultiNodeMeshHasRowsEqualNodes) {
 }
 
 TEST(Model, SmallMessagesChooseLogRounds) {
-  // Non-power-of-two p on one node: MPICH's brucks (ceil(log2 p) rounds).
+  // Non-power-of-two p on one node: Bruck's ceil(log2 p) rounds, MPICH's
+  // brucks or node_aware_log, which on one node is Bruck's exchange without
+  // brucks' two local rotations (so it is priced below it).
   const Choice b = choose_auto(uniform_topology(1, 12), 1, CostParams{});
-  EXPECT_EQ(b.algorithm, "brucks") << b.reason;
+  EXPECT_EQ(b.algorithm, "node_aware_log") << b.reason;
+  EXPECT_EQ(algorithm(AlgorithmId::kNodeAwareLog).rounds(12, b.params), 4);
+  const CostModel one(uniform_topology(1, 12), CostParams{});
+  EXPECT_LT(one.estimate("node_aware_log", 1).predicted, one.estimate("brucks", 1).predicted);
+  EXPECT_LT(one.estimate("brucks", 1).predicted, one.estimate("node_aware", 1).predicted);
   // Power of two: hypercube has the same rounds and no local rotation.
   const Choice h = choose_auto(uniform_topology(1, 16), 1, CostParams{});
   EXPECT_EQ(h.algorithm, "hypercube") << h.reason;
@@ -348,6 +354,75 @@ TEST(Model, LargeCommunicatorsStayCheap) {
   EXPECT_EQ(table.size(), 25u);
   const Topology nodes = uniform_topology(64, 64);
   EXPECT_FALSE(choose_auto(nodes, 1 << 20, CostParams{}).algorithm.empty());
+}
+
+// multileader's leaders per node are the model's choice: it prices k = 1,
+// 2, 4, ... below q and k = q (every rank leads, Params::leaders 0), and
+// topo_auto runs the cheapest.
+TEST(Model, MultileaderPricesSeveralLeaderCounts) {
+  const Topology t = uniform_topology(4, 8);
+  const CostModel model(t, CostParams{}, {"multileader"});
+  std::vector<std::string> notes;
+  std::vector<int> ks;
+  for (const CostModel::Option& o : model.options("multileader")) {
+    notes.push_back(o.note);
+    ks.push_back(o.params.leaders);
+    EXPECT_TRUE(o.why_not.empty()) << o.why_not;
+  }
+  EXPECT_EQ(ks, (std::vector<int>{1, 2, 4, 0}));
+  EXPECT_EQ(notes, (std::vector<std::string>{"k=1", "k=2", "k=4", "k=q"}));
+}
+
+// Without a per-message cost at the NIC, every rank leading is cheapest:
+// the network steps carry the same q^2 blocks per node pair whatever k,
+// and fewer leaders add gather volume and scatter rounds.
+TEST(Model, MultileaderEveryRankLeadsByDefault) {
+  const Topology t = uniform_topology(4, 8);
+  for (size_t m : {size_t{8}, size_t{4096}}) {
+    const Choice c = choose_auto(t, m, CostParams{}, {"multileader"});
+    ASSERT_EQ(c.algorithm, "multileader") << c.reason;
+    EXPECT_EQ(c.params.leaders, 0) << c.reason;
+    EXPECT_NE(c.reason.find("multileader k=q"), std::string::npos) << c.reason;
+  }
+}
+
+// A NIC that serialises its messages (g_nic, LogGP's gap) makes one leader
+// per node cheapest at small blocks: one network message per node and step
+// instead of q.
+TEST(Model, MultileaderOneLeaderWhenTheNicSerialises) {
+  const Topology t = uniform_topology(4, 8);
+  CostParams slow_nic;
+  slow_nic.g_nic = 20e-6;
+  const Choice c = choose_auto(t, 8, slow_nic, {"multileader"});
+  ASSERT_EQ(c.algorithm, "multileader") << c.reason;
+  EXPECT_EQ(c.params.leaders, 1) << c.reason;
+  // Each of the 3 network steps: 7 further messages through every NIC at
+  // 20 us with every rank leading, none with one leader (which adds 7
+  // scatter rounds inside the node instead).
+  auto forced = [&](int k) {
+    Topology f = t;
+    f.leaders = k;
+    return CostModel(f, slow_nic, {"multileader"}).estimate("multileader", 8).predicted;
+  };
+  EXPECT_GT(forced(8), 5 * forced(1));
+  EXPECT_NEAR(c.predicted, forced(1), 1e-12);
+  // g_nic is 0 unless given, and parsed like the other keys.
+  CostParams parsed;
+  std::string err;
+  ASSERT_TRUE(parse_cost_params("g_nic=20us", &parsed, &err)) << err;
+  EXPECT_DOUBLE_EQ(parsed.g_nic, 20e-6);
+  EXPECT_EQ(CostParams{}.g_nic, 0);
+}
+
+// MPIR_CVAR_TOPOA2A_LEADERS (Topology::leaders) forces k: the model prices
+// that one only, so what it picks is what runs.
+TEST(Model, MultileaderForcedLeadersArePricedAlone) {
+  Topology t = uniform_topology(4, 8);
+  t.leaders = 2;
+  const CostModel model(t, CostParams{}, {"multileader"});
+  ASSERT_EQ(model.options("multileader").size(), 1u);
+  EXPECT_EQ(model.options("multileader")[0].params.leaders, 2);
+  EXPECT_EQ(model.choose(8).params.leaders, 2);
 }
 
 TEST(Model, Formatting) {

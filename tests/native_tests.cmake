@@ -137,6 +137,19 @@ add_test(NAME native_topo_auto_verbose COMMAND ${cart_check} ${native_env})
 set_tests_properties(native_topo_auto_verbose PROPERTIES PASS_REGULAR_EXPRESSION
                      "native_cart_check: PASSED")
 
+# The native door and the preload door make the same topo_auto choice on
+# this machine, under forced node layouts (tests/doors_same_choice.sh).
+foreach(case "4;nodes:2x2" "6;nodes:3x2,fat_tree")
+  list(GET case 0 n)
+  list(GET case 1 topo)
+  string(REGEX REPLACE "[^a-z0-9]+" "_" tag "${topo}")
+  add_test(NAME doors_same_choice_np${n}_${tag}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/doors_same_choice.sh ${TOPOA2A_MPIEXEC}
+                   $<TARGET_FILE:transpose> ${n} ${topo} $<TARGET_FILE:topoa2a> -- ${native_env})
+  set_tests_properties(doors_same_choice_np${n}_${tag} PROPERTIES TIMEOUT 300
+                       LABELS "mpi;native" PASS_REGULAR_EXPRESSION "doors_same_choice: PASSED")
+endforeach()
+
 set_tests_properties(native_mpit_np1 native_mpit_np3 native_mpit_np4 native_json_small_ring
                      native_json_medium_mesh native_json_large_mpich
                      native_fallback_print native_fallback_error native_no_plugin_falls_back

@@ -74,6 +74,7 @@ void expect_node_correct(const Algorithm& a, int p, const Params& prm, bool plan
 
 const Algorithm& node_aware() { return algorithm(AlgorithmId::kNodeAware); }
 const Algorithm& multileader() { return algorithm(AlgorithmId::kMultiLeader); }
+const Algorithm& node_aware_log() { return algorithm(AlgorithmId::kNodeAwareLog); }
 
 TEST(NodeSteps, EveryOrderedPairMeetsOnceOnEveryNetwork) {
   auto check = [](const Params& prm, int n, NodeSteps::Kind want) {
@@ -148,6 +149,102 @@ TEST(NodeAware, EveryLayoutUpTo64Ranks) {
   }
 }
 
+TEST(NodeAwareLog, EveryLayoutUpTo64Ranks) {
+  for (int p = 1; p <= 64; ++p) {
+    for (int q = 1; q <= p; ++q) {
+      if (p % q != 0) continue;
+      expect_node_correct(node_aware_log(), p, with_layout(block_layout(p / q, q)), p <= 16);
+      expect_node_correct(node_aware_log(), p, with_layout(round_robin_layout(p / q, q)));
+    }
+    for (int n = 2; n < p; ++n) {
+      if (p % n == 0) continue;
+      expect_node_correct(node_aware_log(), p, with_layout(uneven_layout(p, n)));
+    }
+  }
+}
+
+TEST(NodeAwareLog, ShuffledAndLopsidedLayouts) {
+  for (int p : {5, 12, 17, 30, 48, 64}) {
+    for (int n : {2, 3, 4, 7}) {
+      if (n > p) continue;
+      expect_node_correct(node_aware_log(), p, with_layout(shuffled(uneven_layout(p, n), p * n)),
+                          true);
+    }
+    std::vector<int> lop(p, 0);
+    for (int r = 1; r < p; ++r) lop[r] = 1 + (r - 1) / 4;
+    expect_node_correct(node_aware_log(), p, with_layout(shuffled(lop, p)), true);
+  }
+}
+
+// The point of the variant: each intra-node phase takes ceil(log2 q)
+// rounds with at most one message per rank each way (q-1 or q for
+// node_aware), the inter-node rounds are node_aware's, ranks numbered
+// round-robin; q need not be a power of two.
+TEST(NodeAwareLog, LogRoundsInsideTheNode) {
+  for (int n = 1; n <= 9; ++n) {
+    for (int q = 1; q <= 12; ++q) {
+      const int p = n * q;
+      if (p > 72) continue;
+      SCOPED_TRACE("N=" + std::to_string(n) + " q=" + std::to_string(q));
+      const Params prm = with_layout(round_robin_layout(n, q));
+      const int lg = bruck_rounds(q);
+      const int direct = rounds_1f(q);
+      const int inter = node_aware().rounds(p, prm) - direct - ((q == 1 || n <= 2) ? 0 : direct);
+      const int r3 = (q == 1 || n <= 2) ? 0 : lg;
+      if (p <= 1) continue;
+      ASSERT_EQ(node_aware_log().rounds(p, prm), lg + inter + r3);
+      for (int r = 0; r < p; ++r) {
+        const Schedule s = node_aware_log_build(p, r, prm);
+        for (int k = 0; k < static_cast<int>(s.rounds.size()); ++k) {
+          const Round& round = s.rounds[k];
+          const bool intra = k < lg || k >= lg + inter;
+          if (!intra) {
+            EXPECT_EQ(round.sends.size(),
+                      node_aware_round(p, r, prm, k - lg + direct).sends.size());
+            continue;
+          }
+          EXPECT_LE(round.sends.size(), 1u) << "rank " << r << " round " << k;
+          EXPECT_LE(round.recvs.size(), 1u) << "rank " << r << " round " << k;
+          for (const Transfer& t : round.sends) EXPECT_EQ(t.peer % n, r % n) << "leaves the node";
+        }
+      }
+    }
+  }
+}
+
+// The header's formulas for equal nodes with q dividing N-1 (and N = 2).
+TEST(NodeAwareLog, HeaderFormulas) {
+  const double ts = 2.0, tw = 0.25, m = 8;
+  auto pop = [](int q) {
+    int s = 0;
+    for (int j = 0; j < q; ++j) s += __builtin_popcount(j);
+    return s;
+  };
+  for (auto [n, q] : std::vector<std::pair<int, int>>{
+           {4, 3}, {10, 3}, {16, 5}, {16, 3}, {6, 5}, {8, 7}, {16, 15}, {4, 1}, {8, 1}}) {
+    const int p = n * q, lg = bruck_rounds(q);
+    const Params prm = with_layout(block_layout(n, q));
+    const long long want = 1LL * n * pop(q) + 1LL * q * (n - 1) + 1LL * (n - 1) * pop(q);
+    for (int r = 0; r < p; ++r)
+      EXPECT_EQ(node_aware_log().blocks_sent(p, r, prm), want) << n << "x" << q;
+    EXPECT_EQ(node_aware_log().rounds(p, prm), 2 * lg + (n - 1) / q);
+    double want_t = (n - 1) / q * (ts + tw * m * q * q);
+    for (int k = 0; k < lg; ++k) {
+      int c = 0;
+      for (int j = 0; j < q; ++j) c += (j >> k) & 1;
+      want_t += (ts + tw * m * c * n) + (ts + tw * m * c * (n - 1));
+    }
+    EXPECT_DOUBLE_EQ(node_aware_log().time(p, prm, ts, tw, m), want_t) << n << "x" << q;
+  }
+  EXPECT_EQ(pop(16), 32);
+  for (int q = 1; q <= 9; ++q) {  // two nodes: no delivery phase
+    const Params prm = with_layout(block_layout(2, q));
+    EXPECT_EQ(node_aware_log().rounds(2 * q, prm), bruck_rounds(q) + 1);
+    for (int r = 0; r < 2 * q; ++r)
+      EXPECT_EQ(node_aware_log().blocks_sent(2 * q, r, prm), 2LL * pop(q) + q);
+  }
+}
+
 TEST(NodeAware, ShuffledAndLopsidedLayouts) {
   for (int p : {5, 12, 17, 30, 48, 64}) {
     for (int n : {2, 3, 4, 7}) {
@@ -182,6 +279,8 @@ TEST(NodeAware, NetworkOrders) {
                         true);
     expect_node_correct(multileader(), c.nodes * c.q, with_layout(layout, 2, c.net, c.dims, ep),
                         true);
+    expect_node_correct(node_aware_log(), c.nodes * c.q, with_layout(layout, 0, c.net, c.dims, ep),
+                        true);
   }
 }
 
@@ -189,6 +288,8 @@ TEST(NodeAware, PowerOfTwoLayoutsUpTo1024) {
   for (auto [n, q] :
        std::vector<std::pair<int, int>>{{32, 32}, {64, 16}, {16, 64}, {256, 4}, {2, 512}})
     expect_node_correct(node_aware(), n * q, with_layout(block_layout(n, q)));
+  for (auto [n, q] : std::vector<std::pair<int, int>>{{32, 32}, {64, 16}, {4, 256}})
+    expect_node_correct(node_aware_log(), n * q, with_layout(block_layout(n, q)));
   expect_node_correct(multileader(), 1024, with_layout(block_layout(32, 32)));
   expect_node_correct(multileader(), 512, with_layout(block_layout(32, 16), 4));
 }

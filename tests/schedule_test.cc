@@ -57,7 +57,7 @@ TEST(Table, IdsIndexTheTableAndNamesAreUnique) {
   EXPECT_EQ(find_algorithm("no_such"), nullptr);
   EXPECT_EQ(algorithm_names(),
             "ring, ring_bidir, mesh, hypercube, onefactor, onefactor_xor, node_aware, multileader, "
-            "torus, direct_scheduled");
+            "torus, direct_scheduled, node_aware_log");
 }
 
 TEST(Mesh, EveryGridOfEveryRankCount) {

@@ -390,7 +390,8 @@ TEST(Cost, ParseOverrides) {
   EXPECT_DOUBLE_EQ(c.o, 0.5e-6);
   EXPECT_DOUBLE_EQ(c.ts_hop, 0.1e-6);  // untouched
   EXPECT_EQ(to_string(CostParams{}),
-            "ts_intra=0.5us,tw_intra=0.1ns,ts_inter=2us,tw_inter=0.1ns,ts_hop=0us,o=0.25us");
+            "ts_intra=0.5us,tw_intra=0.1ns,ts_inter=2us,tw_inter=0.1ns,ts_hop=0us,o=0.25us,"
+            "g_nic=0us");
 
   for (const char* bad : {"", "ts=1", "ts_inter", "ts_inter=-1", "ts_inter=1xs", "ts_inter=abc"}) {
     CostParams keep;

@@ -33,10 +33,13 @@ struct CostParams {
   double ts_hop = 0;         // per link beyond the first on a route (0: not modelled)
   double o = 0.25e-6;        // per network message, the part of ts_inter that serialises at
                              // the rank when several are in flight (posting, matching)
+  double g_nic = 0;          // per network message, the gap at a node's NIC: the messages
+                             // the ranks of one node send in one step serialise there by
+                             // this much each (LogGP's g; 0: not modelled)
 };
 
 // Parse MPIR_CVAR_TOPOA2A_COST: "key=value[,key=value...]" with keys
-// ts_intra, tw_intra, ts_inter, tw_inter, ts_hop, o; a value is a non-negative number
+// ts_intra, tw_intra, ts_inter, tw_inter, ts_hop, o, g_nic; a value is a non-negative number
 // with an optional unit: s, ms, us, ns, ps (tw: per byte). Keys not given
 // keep their value in *inout. On error returns false and sets *error.
 // `given` (optional): the keys it set are appended.
@@ -130,6 +133,7 @@ class CostModel {
     double net_load = 0;     // busiest network link, in blocks
     double max_msg = 0;      // largest message, in blocks
     double net_msgs = 0;     // most network messages of one rank
+    double nic_msgs = 0;     // most network messages sent from one node (unit)
     double intra_msgs = 0;   // most in-node messages of one rank
     double rank_blocks = 0;  // most blocks one rank sends
     double extra_hops = 0;   // mean links beyond the first of the network messages

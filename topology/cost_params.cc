@@ -30,6 +30,7 @@ constexpr CostKey kCostKeys[] = {
     {"tw_inter", &CostParams::tw_inter, "ns", 1e-9},
     {"ts_hop", &CostParams::ts_hop, "us", 1e-6},
     {"o", &CostParams::o, "us", 1e-6},
+    {"g_nic", &CostParams::g_nic, "us", 1e-6},
 };
 
 std::string trim(const std::string& s) {
@@ -105,7 +106,7 @@ bool parse_cost_params(const std::string& text, CostParams* inout, std::string* 
                        std::vector<std::string>* given) {
   static const char* kHelp =
       "expected key=value[,key=value...] with keys ts_intra, tw_intra, ts_inter, tw_inter, "
-      "ts_hop, o and "
+      "ts_hop, o, g_nic and "
       "values in seconds (per byte for tw) with an optional unit s, ms, us, ns, ps, e.g. "
       "'ts_inter=1.5us,tw_inter=0.08ns'";
   CostParams c = *inout;

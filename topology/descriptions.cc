@@ -17,6 +17,7 @@ bool blank(const std::string& s) { return s.find_first_not_of(" \t") == std::str
 UserDescriptions read_user_descriptions() {
   UserDescriptions d;
   d.cost = env(kEnvCost);
+  d.leaders = env("MPIR_CVAR_TOPOA2A_LEADERS");
   d.forced = env(kEnvTopology);
   d.path = env(kEnvNetworkFile);
   if (!d.path.empty() && !read_text_file(d.path, &d.text, &d.read_error)) d.text.clear();
@@ -79,6 +80,14 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& given,
   t->cost_file = given.cost_path;
   t->cost_file_text = given.cost_text;
   t->cost_file_error = given.cost_read_error;
+  // Digits up to 65536 (the front door's config stops MPI_Init on anything
+  // else); 0 otherwise.
+  t->leaders = 0;
+  if (!given.leaders.empty() && given.leaders.size() <= 6 &&
+      given.leaders.find_first_not_of("0123456789") == std::string::npos) {
+    const int k = std::stoi(given.leaders);
+    t->leaders = k <= 65536 ? k : 0;
+  }
   UserDescriptions parsed_here;
   const UserDescriptions* d = &given;
   if (!given.parsed) {

@@ -26,6 +26,7 @@ struct UserDescriptions {
   std::string cost_path;   // MPIR_CVAR_TOPOA2A_COST_FILE
   std::string cost_text;   // its contents
   std::string cost_read_error;
+  std::string leaders;     // MPIR_CVAR_TOPOA2A_LEADERS (validated by the front door's config)
 
   // Parsed (parse_user_descriptions). Detection takes these and parses
   // nothing again.

@@ -15,6 +15,7 @@ std::string label(const Estimate& e) {
   if (e.algorithm == "mesh")
     s += " " + std::to_string(e.params.grid.rows) + "x" + std::to_string(e.params.grid.cols) +
          (e.params_note.empty() ? "" : " (" + e.params_note + ")");
+  if (e.algorithm != "mesh" && !e.params_note.empty()) s += " " + e.params_note;
   if (e.window > 0) s += " window " + std::to_string(e.window);
   return s;
 }

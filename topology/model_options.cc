@@ -27,7 +27,8 @@ double link_budget(int p) {
 // direct algorithms, besides round by round (0) and all messages at once.
 constexpr int kWindows[] = {2, 4, 8, 16, 32};
 
-// The mesh grids worth pricing (see topology/README.md).
+// The parameters worth pricing (see topology/README.md): mesh grids,
+// multileader's leaders per node.
 std::vector<std::pair<Params, std::string>> param_choices(
     const std::string& algorithm, const Topology& topo,
     const std::shared_ptr<const NodeLayout>& layout) {
@@ -37,8 +38,31 @@ std::vector<std::pair<Params, std::string>> param_choices(
     // What the algorithm takes from the topology, as the selection gives it
     // (topology_params): the node layout, the torus grid, the network order.
     Params prm;
-    if (const Algorithm* a = find_algorithm(algorithm)) topology_params(*a, topo, layout, &prm);
-    choices.push_back({prm, ""});
+    const Algorithm* a = find_algorithm(algorithm);
+    if (a) topology_params(*a, topo, layout, &prm);
+    if (!a || a->id != AlgorithmId::kMultiLeader) {
+      choices.push_back({prm, ""});
+      return choices;
+    }
+    // multileader: k = MPIR_CVAR_TOPOA2A_LEADERS where given, else k = 1,
+    // 2, 4, ... below the largest node's rank count q, and every rank (k =
+    // 0, the default), the cheapest of which topo_auto runs.
+    int q = 1;
+    if (layout) {
+      std::vector<int> count(layout->nodes, 0);
+      for (int x : layout->node_of_rank) q = std::max(q, ++count[x]);
+    }
+    auto add_k = [&](int k) {
+      Params c = prm;
+      c.leaders = k;
+      choices.push_back({c, k > 0 ? "k=" + std::to_string(k) : "k=q"});
+    };
+    if (topo.leaders > 0) {
+      add_k(topo.leaders);
+      return choices;
+    }
+    for (int k = 1; k < q; k *= 2) add_k(k);
+    add_k(0);
     return choices;
   }
   auto add = [&](Grid g, const std::string& note) {
@@ -72,7 +96,13 @@ std::vector<std::pair<Params, std::string>> param_choices(
 class PlanBuilder {
  public:
   PlanBuilder(const Topology& t, const MessagePattern& pat, double tw_inter)
-      : t_(t), pat_(pat), loads_(t, tw_inter), net_(t.size), intra_(t.size), blocks_(t.size) {}
+      : t_(t),
+        pat_(pat),
+        loads_(t, tw_inter),
+        net_(t.size),
+        intra_(t.size),
+        blocks_(t.size),
+        nic_(t.size) {}
 
   // A round's cost in link updates: routing, making each message (a Round
   // with its vectors: about 16 link updates) and each block (made twice,
@@ -168,6 +198,7 @@ class PlanBuilder {
     std::fill(net_.begin(), net_.end(), 0.0);
     std::fill(intra_.begin(), intra_.end(), 0.0);
     std::fill(blocks_.begin(), blocks_.end(), 0.0);
+    std::fill(nic_.begin(), nic_.end(), 0.0);
     network_ = false;
     max_msg_ = 0;
   }
@@ -183,6 +214,7 @@ class PlanBuilder {
         } else {
           network_ = true;
           net_[r] += scale;
+          nic_[t_.unit_of_rank(r)] += scale;
           loads_.add_message(r, m.peer, scale * m.blocks, scale);
         }
       }
@@ -195,6 +227,7 @@ class PlanBuilder {
     s.net_load = loads_.max_load();
     s.max_msg = max_msg_;
     s.net_msgs = *std::max_element(net_.begin(), net_.end());
+    s.nic_msgs = *std::max_element(nic_.begin(), nic_.end());
     s.intra_msgs = *std::max_element(intra_.begin(), intra_.end());
     s.rank_blocks = *std::max_element(blocks_.begin(), blocks_.end());
     s.extra_hops = loads_.mean_extra_hops();
@@ -205,6 +238,7 @@ class PlanBuilder {
   const MessagePattern& pat_;
   LinkLoads loads_;
   std::vector<double> net_, intra_, blocks_;  // per rank, this step
+  std::vector<double> nic_;                   // network messages per unit, this step
   std::vector<ModelMessage> msgs_;
   bool network_ = false;
   double max_msg_ = 0;

@@ -41,7 +41,8 @@ const std::vector<CostModel::Option>& CostModel::options(const std::string& algo
 double CostModel::price_step(const Plan& plan, const Step& s, double m) const {
   const CostParams& c = cost_;
   const double ts_net = std::max(c.ts_inter, c.ts_intra);
-  const double start = ts_net + std::max(0.0, s.net_msgs - 1) * c.o + c.ts_hop * s.extra_hops;
+  const double start = ts_net + std::max(0.0, s.net_msgs - 1) * c.o + c.ts_hop * s.extra_hops +
+                       std::max(0.0, s.nic_msgs - 1) * c.g_nic;
   if (!plan.windowed) {
     if (!s.network) return c.ts_intra + m * c.tw_intra * s.max_msg;
     return start + m * std::max(c.tw_intra * s.max_msg, c.tw_inter * s.net_load);

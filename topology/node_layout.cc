@@ -54,6 +54,7 @@ void topology_params(const Algorithm& a, const Topology& t,
   auto on_network = [&t] { return ranks_are_endpoints(t); };
   switch (a.id) {
     case AlgorithmId::kNodeAware:
+    case AlgorithmId::kNodeAwareLog:
     case AlgorithmId::kMultiLeader:
       params->layout = layout;
       break;

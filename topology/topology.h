@@ -189,6 +189,10 @@ struct Topology {
   std::string cost_file;
   std::string cost_file_text;
   std::string cost_file_error;
+  // MPIR_CVAR_TOPOA2A_LEADERS as read at detection: the leaders per node
+  // the cost model prices multileader with (0: it prices k = 1, 2, 4, ...
+  // and every rank, and picks the cheapest).
+  int leaders = 0;
 
   // Problems met while building it (malformed file, forced layout that does
   // not fit, ...). Identical on every rank of the communicator.
