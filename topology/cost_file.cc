@@ -5,30 +5,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "topology/line_tokens.h"
+
 namespace topoa2a {
 namespace {
 
-struct Token {
-  std::string text;
-  int column;  // 1-based
-};
-
-std::vector<Token> split_line(const std::string& line) {
-  std::vector<Token> out;
-  size_t i = 0;
-  while (i < line.size() && line[i] != '#') {
-    if (std::isspace(static_cast<unsigned char>(line[i]))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < line.size() && line[j] != '#' && !std::isspace(static_cast<unsigned char>(line[j])))
-      ++j;
-    out.push_back({line.substr(i, j - i), static_cast<int>(i) + 1});
-    i = j;
-  }
-  return out;
-}
+using detail::split_line;
+using detail::Token;
 
 std::string key_list() {
   std::string out;

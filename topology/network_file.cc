@@ -5,6 +5,7 @@
 #include <climits>
 #include <vector>
 
+#include "topology/line_tokens.h"
 #include "topology/topology.h"
 
 namespace topoa2a {
@@ -118,28 +119,8 @@ std::vector<int> coord_dims(NetKind kind, const std::vector<int>& dims) {
   return out;
 }
 
-struct Token {
-  std::string text;
-  int column;  // 1-based
-};
-
-std::vector<Token> split_line(const std::string& line) {
-  std::vector<Token> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    if (line[i] == '#') break;
-    if (std::isspace(static_cast<unsigned char>(line[i]))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < line.size() && line[j] != '#' && !std::isspace(static_cast<unsigned char>(line[j])))
-      ++j;
-    out.push_back({line.substr(i, j - i), static_cast<int>(i) + 1});
-    i = j;
-  }
-  return out;
-}
+using detail::split_line;
+using detail::Token;
 
 }  // namespace
 
