@@ -284,11 +284,15 @@ int register_all(const MPICH_Coll_plugin_host* host) {
   if (err == MPI_SUCCESS) err = host->set_finalize(finalize);
   // MPI_T counters: hosts of ABI 2 and later (a version-1 host has no
   // register_counter member; the plugin then runs without them).
+  // The category's description goes with its first counter only: the
+  // MPICH 4.0.2 and 5.0.1 hosts pass it to MPIR_T_cat_add_desc, which
+  // asserts on a category that already has one.
   if (host->abi_version >= 2)
     for (const Pvar& v : pvars()) {
       if (err != MPI_SUCCESS) break;
       err = host->register_counter(
-          v.name.c_str(), v.desc.c_str(), kPvarCategory, kPvarCategoryDesc,
+          v.name.c_str(), v.desc.c_str(), kPvarCategory,
+          &v == &pvars().front() ? kPvarCategoryDesc : nullptr,
           [](void* ctx) { return pvar_value(*static_cast<const Pvar*>(ctx)); },
           const_cast<Pvar*>(&v));
     }
