@@ -98,7 +98,7 @@ add_test(NAME native_fallback_print
                  ${native_run} -n 3 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM hypercube
                  -genv MPIR_CVAR_COLLECTIVE_FALLBACK print $<TARGET_FILE:transpose> 48 1)
 add_test(NAME native_fallback_error
-         COMMAND ${expect} --fail "collective algorithm is not usable" --
+         COMMAND ${expect} --fail --attempts 3 "collective algorithm is not usable" --
                  ${native_run} -n 3 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM hypercube
                  -genv MPIR_CVAR_COLLECTIVE_FALLBACK error $<TARGET_FILE:transpose> 48 1)
 # A hand-back where the user's tuning file names one of ours: hypercube
