@@ -161,6 +161,14 @@ fi
 log "autogen.sh ${AUTOGEN_ARGS[*]}"
 (cd "$SRC" && ./autogen.sh "${AUTOGEN_ARGS[@]}") > "$LOGS/autogen.log" 2>&1 ||
   fail "autogen.sh" "$LOGS/autogen.log"
+# MPICH 5.0's autogen.sh records `git rev-parse --short HEAD` in
+# MPICH_COMMIT_HASH, which configure defines; in a tree that is not a git
+# checkout (MPICH_SRC from a tarball) it is empty and init_util.c does not
+# compile: record the release's commit instead.
+if [[ $VERSION == 5.0.1 ]] && ! grep -q '^MPICH_COMMIT_HASH=.' "$SRC/MPICH_COMMIT_HASH" 2>/dev/null; then
+  echo "MPICH_COMMIT_HASH=${MPICH_COMMIT:0:9}" > "$SRC/MPICH_COMMIT_HASH"
+  log "MPICH_COMMIT_HASH=${MPICH_COMMIT:0:9} (not a git checkout)"
+fi
 grep -q "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM_topo_auto" "$SRC/src/include/mpir_cvars.h" ||
   fail "regenerating the CVARs (topo_auto missing from mpir_cvars.h)" "$LOGS/autogen.log"
 grep -q "MPIR_Alltoall_intra_topo_auto" "$SRC/src/mpi/coll/mpir_coll.c" ||

@@ -16,6 +16,7 @@
 
 #include "coll/algorithms.h"
 #include "coll/plan.h"
+#include "plugin/stats.h"
 #include "topology/cost_model.h"
 #include "topology/node_layout.h"
 #include "topology/topology.h"
@@ -51,6 +52,8 @@ class CommCore {
   // this rank's schedule (coll/plan.h), worked out once.
   int default_window(const Algorithm& a, const Params& params);
   const Schedule& schedule(const Algorithm& a, const Params& params);
+  // What ran on this communicator (the MPI_T variables bound to it).
+  const std::shared_ptr<CommStats>& stats() const { return stats_; }
   // True the first time `key` is seen on this communicator.
   bool first_time(const std::string& key);
 
@@ -75,6 +78,7 @@ class CommCore {
   std::map<Key, std::unique_ptr<Schedule>> schedules_;
   std::map<Key, int> default_windows_;
   std::set<std::string> seen_;
+  std::shared_ptr<CommStats> stats_ = std::make_shared<CommStats>();
   std::shared_ptr<const Topology> topology_;
   std::shared_ptr<const NodeLayout> layout_;
   CostParams cost_;

@@ -54,8 +54,8 @@ void finish(NbOp* op) {
   op->phase = NbOp::Phase::kDone;
   const RunStats* rs = op->run.op ? &op->run.op->stats() : nullptr;
   if (op->err == MPI_SUCCESS)
-    stats_add(op->stats_op, op->run.algo.empty() ? "mpich" : op->run.algo, rs ? rs->rounds : 0,
-              rs ? rs->bytes_sent : 0);
+    stats_add(*op->state->stats(), op->stats_op, op->run.algo.empty() ? "mpich" : op->run.algo,
+              rs ? rs->rounds : 0, rs ? rs->bytes_sent : 0);
   op->run.op.reset();  // the user's buffers are not touched from here on
   op->run.transport.reset();
   leave(op);

@@ -161,7 +161,7 @@ int fall_back(const char* op, const char* stats_op, const std::string& reason, C
       state.rank() == 0)
     std::fprintf(stderr, "topoa2a: %s; falling back to MPICH's algorithm\n", why.c_str());
   const int err = mpich();
-  stats_add(stats_op, "mpich", 0, 0);
+  stats_add(*state.stats(), stats_op, "mpich", 0, 0);
   return err;
 }
 
@@ -314,14 +314,15 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   }
   const Decision d =
       decide(g_config.alltoall, g_config, *state, bytes, sendbuf == MPI_IN_PLACE, recvcount);
+  if (g_config.alltoall.topo_auto) state->stats()->chose("alltoall", auto_choice_name(d));
   if (!d.algo) {
     // topo_auto preferred one of MPICH's: MPICH runs it, pinned through
     // MPI_T for this call (or MPICH's own selection where that cannot be).
     bool pinned = false;
     err = run_pinned(g_pins ? &g_pins->alltoall : nullptr, d.mpich, &pinned, mpich);
     if (!d.mpich.empty()) {
-      stats_add("alltoall", "mpich", 0, 0);
-      if (pinned) stats_add("alltoall", "mpich:" + d.mpich, 0, 0);
+      stats_add(*state->stats(), "alltoall", "mpich", 0, 0);
+      if (pinned) stats_add(*state->stats(), "alltoall", "mpich:" + d.mpich, 0, 0);
       if (g_config.verbose && state->rank() == 0 &&
           state->first_time("mpich " + std::to_string(bytes)))
         std::fprintf(stderr,
@@ -344,7 +345,7 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   err = run_alltoall(state->plan(*d.algo, d.params, d.window), transport,
                      {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, d.window, &rs);
   if (err != MPI_SUCCESS) return raise(comm, err);
-  stats_add("alltoall", d.algo->name, rs.rounds, rs.bytes_sent);
+  stats_add(*state->stats(), "alltoall", d.algo->name, rs.rounds, rs.bytes_sent);
   report("MPI_Alltoall", d, *state, bytes);
   return MPI_SUCCESS;
 }
@@ -373,7 +374,10 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   Selection sel = g_config.alltoallv;
   if (sel.topo_auto) sel = Selection{"onefactor", &algorithm(AlgorithmId::kOneFactor), false};
   Decision d = decide(sel, g_config, *state, 0);
-  if (g_config.alltoallv.topo_auto) d.how = "topo_auto";
+  if (g_config.alltoallv.topo_auto) {
+    d.how = "topo_auto";
+    state->stats()->chose("alltoallv", auto_choice_name(d));
+  }
   if (!d.algo) return mpich();
   std::string why;
   const MPI_Comm shadow = private_comm(d, *state, comm, &why);
@@ -386,7 +390,7 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
       {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype}, d.window,
       &rs);
   if (err != MPI_SUCCESS) return raise(comm, err);
-  stats_add("alltoallv", d.algo->name, rs.rounds, rs.bytes_sent);
+  stats_add(*state->stats(), "alltoallv", d.algo->name, rs.rounds, rs.bytes_sent);
   report("MPI_Alltoallv", d, *state, rs.bytes_sent);
   return MPI_SUCCESS;
 }

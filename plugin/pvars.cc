@@ -1,35 +1,48 @@
-// topoa2a's statistics as MPI_T performance variables (preload door).
+// topoa2a's statistics as MPI_T performance variables (preload door): the
+// MPI_T_pvar_* calls (the category and enum calls: pvar_categories.cc).
 //
 // MPI tools (mpivars, TAU, Score-P, Caliper) find counters through the MPI
-// tool interface. The preload library interposes the MPI_T pvar and
-// category calls and appends, after MPICH's own variables, three counters
-// per operation and algorithm, all in one category "topoa2a":
+// tool interface. The preload library interposes the MPI_T pvar, category
+// and enum calls and appends, after MPICH's own variables, the variables of
+// plugin/pvar_list.h, all in one category "topoa2a":
 //
-//   topoa2a_alltoall_ring_calls    calls of MPI_Alltoall that ring ran
-//   topoa2a_alltoall_ring_rounds   communication rounds they took
-//   topoa2a_alltoall_ring_bytes    bytes this process sent in them
-//   ...                            every algorithm of the table, and "mpich"
-//                                  (the calls MPICH ran: fallbacks and
-//                                  topo_auto's MPICH choices); for
-//                                  MPI_Alltoallv the algorithms offered there
+//   topoa2a_alltoall_ring_calls       calls of MPI_Alltoall that ring ran
+//   topoa2a_alltoall_ring_rounds      communication rounds they took
+//   topoa2a_alltoall_ring_bytes       bytes this process sent in them
+//   ...                               every algorithm of the table, and "mpich"
+//                                     (the calls MPICH ran: fallbacks and
+//                                     topo_auto's MPICH choices); for
+//                                     MPI_Alltoallv the algorithms offered there
+//   topoa2a_comm_alltoall_ring_calls  the same, bound to a communicator
+//   ...
+//   topoa2a_comm_alltoall_topo_auto_choice  topo_auto's last choice there
 //
-// Each is MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG, bound to no
-// object (per process), continuous (no start/stop), read-only (write and
-// reset return MPI_T_ERR_PVAR_NO_WRITE). MPICH's variables keep their
-// indices; ours follow them (index = MPICH's count + i, category = MPICH's
-// count of categories). MPICH registers its variables by MPI_Init, so a tool
-// should look ours up (MPI_T_pvar_get_index by name) after that.
+// Counters are MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG; the choices
+// MPI_T_PVAR_CLASS_STATE, MPI_INT, values named by the enum
+// "topoa2a_algorithm" (MPI_T_enum_get_info / MPI_T_enum_get_item). All are
+// continuous (no start/stop) and read-only (write and reset return
+// MPI_T_ERR_PVAR_NO_WRITE). A handle reads the current value (counters since
+// MPI_Init). A handle bound to a communicator (obj_handle: the address of
+// an MPI_Comm) keeps reading that communicator's final values after it is
+// freed; bound to an intercommunicator it reads 0 ("none"). MPICH's
+// variables keep their indices; ours follow them (index = MPICH's count +
+// i, category = MPICH's count of categories). MPICH registers its variables
+// by MPI_Init, so a tool should look ours up (MPI_T_pvar_get_index by name)
+// after that.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "plugin/comm_state.h"
 #include "plugin/pvar_list.h"
+#include "plugin/pvars_impl.h"
 
 namespace topoa2a {
 namespace {
@@ -38,6 +51,7 @@ namespace {
 struct Handle {
   MPI_T_pvar_session session;
   int pvar;
+  std::shared_ptr<const CommStats> comm;  // bound variables: the communicator's
 };
 std::mutex mu;
 std::set<Handle*> handles;
@@ -47,22 +61,25 @@ Handle* ours(MPI_T_pvar_handle h) {
   return handles.count(p) ? p : nullptr;
 }
 
-// MPI_T's string convention: with no buffer (or length 0) report the length
-// needed; otherwise copy what fits, NUL-terminated, and report its length.
-void put_string(const std::string& s, char* buf, int* len) {
-  if (!len) return;
-  const int need = static_cast<int>(s.size()) + 1;
-  if (!buf || *len <= 0) {
-    *len = need;
-    return;
-  }
-  const int n = std::min(*len - 1, static_cast<int>(s.size()));
-  std::memcpy(buf, s.data(), static_cast<size_t>(n));
-  buf[n] = '\0';
-  *len = n + 1;
+// The statistics of the communicator at `obj` (an MPI_Comm*), for a handle
+// bound to it: made with the communicator's state if it has none yet (local,
+// no communication); none (reads 0) for an intercommunicator.
+int bound_stats(void* obj, std::shared_ptr<const CommStats>* out) {
+  if (!obj) return MPI_T_ERR_INVALID_HANDLE;
+  const MPI_Comm comm = *static_cast<MPI_Comm*>(obj);
+  int initialized = 0, finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  if (comm == MPI_COMM_NULL || !initialized || finalized) return MPI_T_ERR_INVALID_HANDLE;
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return MPI_T_ERR_INVALID_HANDLE;
+  if (inter) return MPI_SUCCESS;
+  int err = MPI_SUCCESS;
+  CommState* state = CommState::get(comm, &err);
+  if (!state) return MPI_T_ERR_INVALID_HANDLE;
+  *out = state->stats();
+  return MPI_SUCCESS;
 }
-
-int count() { return static_cast<int>(pvars().size()); }
 
 }  // namespace
 }  // namespace topoa2a
@@ -70,8 +87,6 @@ int count() { return static_cast<int>(pvars().size()); }
 using topoa2a::count;
 using topoa2a::Handle;
 using topoa2a::pvars;
-
-#define TOPOA2A_EXPORT extern "C" __attribute__((visibility("default")))
 
 TOPOA2A_EXPORT int MPI_T_pvar_get_num(int* num) {
   const int err = PMPI_T_pvar_get_num(num);
@@ -94,10 +109,10 @@ TOPOA2A_EXPORT int MPI_T_pvar_get_info(int index, char* name, int* name_len, int
   topoa2a::put_string(v.name, name, name_len);
   topoa2a::put_string(v.desc, desc, desc_len);
   if (verbosity) *verbosity = MPI_T_VERBOSITY_USER_BASIC;
-  if (var_class) *var_class = MPI_T_PVAR_CLASS_COUNTER;
-  if (datatype) *datatype = MPI_UNSIGNED_LONG_LONG;
-  if (enumtype) *enumtype = MPI_T_ENUM_NULL;
-  if (bind) *bind = MPI_T_BIND_NO_OBJECT;
+  if (var_class) *var_class = v.choice ? MPI_T_PVAR_CLASS_STATE : MPI_T_PVAR_CLASS_COUNTER;
+  if (datatype) *datatype = v.choice ? MPI_INT : MPI_UNSIGNED_LONG_LONG;
+  if (enumtype) *enumtype = v.choice ? topoa2a::our_enum() : MPI_T_ENUM_NULL;
+  if (bind) *bind = v.comm ? MPI_T_BIND_MPI_COMM : MPI_T_BIND_NO_OBJECT;
   if (readonly) *readonly = 1;
   if (continuous) *continuous = 1;
   if (atomic) *atomic = 0;
@@ -106,11 +121,14 @@ TOPOA2A_EXPORT int MPI_T_pvar_get_info(int index, char* name, int* name_len, int
 
 TOPOA2A_EXPORT int MPI_T_pvar_get_index(const char* name, int var_class, int* index) {
   const int err = PMPI_T_pvar_get_index(name, var_class, index);
-  if (err != MPI_T_ERR_INVALID_NAME || !name || var_class != MPI_T_PVAR_CLASS_COUNTER) return err;
+  if (err != MPI_T_ERR_INVALID_NAME || !name) return err;
   int base = 0;
   if (PMPI_T_pvar_get_num(&base) != MPI_SUCCESS) return err;
+  const int want = var_class == MPI_T_PVAR_CLASS_STATE ? 1 : 0;
   for (int i = 0; i < count(); ++i)
-    if (pvars()[static_cast<size_t>(i)].name == name) {
+    if (pvars()[static_cast<size_t>(i)].name == name &&
+        (var_class == MPI_T_PVAR_CLASS_COUNTER || var_class == MPI_T_PVAR_CLASS_STATE) &&
+        int(pvars()[static_cast<size_t>(i)].choice) == want) {
       *index = base + i;
       return MPI_SUCCESS;
     }
@@ -125,8 +143,12 @@ TOPOA2A_EXPORT int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int index
   if (index < base) return PMPI_T_pvar_handle_alloc(session, index, obj, handle, n);
   if (index - base >= count()) return MPI_T_ERR_INVALID_INDEX;
   if (session == MPI_T_PVAR_SESSION_NULL) return MPI_T_ERR_INVALID_SESSION;
+  std::shared_ptr<const topoa2a::CommStats> comm;
+  if (pvars()[static_cast<size_t>(index - base)].comm &&
+      (err = topoa2a::bound_stats(obj, &comm)) != MPI_SUCCESS)
+    return err;
   std::lock_guard<std::mutex> lock(topoa2a::mu);
-  auto* h = new Handle{session, index - base};
+  auto* h = new Handle{session, index - base, std::move(comm)};
   topoa2a::handles.insert(h);
   *handle = reinterpret_cast<MPI_T_pvar_handle>(h);
   if (n) *n = 1;
@@ -193,8 +215,14 @@ TOPOA2A_EXPORT int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle
   const int r = on_ours(session, handle, MPI_SUCCESS, &h);
   if (r < 0) return PMPI_T_pvar_read(session, handle, buf);
   if (r == MPI_SUCCESS) {
-    const unsigned long long v = topoa2a::pvar_value(pvars()[static_cast<size_t>(h->pvar)]);
-    std::memcpy(buf, &v, sizeof v);
+    const topoa2a::Pvar& var = pvars()[static_cast<size_t>(h->pvar)];
+    const unsigned long long v = topoa2a::pvar_value(var, h->comm.get());
+    if (var.choice) {
+      const int state = static_cast<int>(v);
+      std::memcpy(buf, &state, sizeof state);
+    } else {
+      std::memcpy(buf, &v, sizeof v);
+    }
   }
   return r;
 }
@@ -214,59 +242,4 @@ TOPOA2A_EXPORT int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_h
                                         void* buf) {
   const int r = on_ours(session, handle, MPI_T_ERR_PVAR_NO_WRITE);
   return r >= 0 ? r : PMPI_T_pvar_readreset(session, handle, buf);
-}
-
-// The category "topoa2a", after MPICH's categories, holding our variables.
-TOPOA2A_EXPORT int MPI_T_category_get_num(int* num) {
-  const int err = PMPI_T_category_get_num(num);
-  if (err == MPI_SUCCESS) *num += 1;
-  return err;
-}
-
-TOPOA2A_EXPORT int MPI_T_category_get_info(int index, char* name, int* name_len, char* desc,
-                                           int* desc_len, int* num_cvars, int* num_pvars,
-                                           int* num_categories) {
-  int base = 0;
-  const int err = PMPI_T_category_get_num(&base);
-  if (err != MPI_SUCCESS) return err;
-  if (index != base)
-    return PMPI_T_category_get_info(index, name, name_len, desc, desc_len, num_cvars, num_pvars,
-                                    num_categories);
-  topoa2a::put_string(topoa2a::kPvarCategory, name, name_len);
-  topoa2a::put_string(topoa2a::kPvarCategoryDesc, desc, desc_len);
-  if (num_cvars) *num_cvars = 0;
-  if (num_pvars) *num_pvars = count();
-  if (num_categories) *num_categories = 0;
-  return MPI_SUCCESS;
-}
-
-TOPOA2A_EXPORT int MPI_T_category_get_index(const char* name, int* index) {
-  const int err = PMPI_T_category_get_index(name, index);
-  if (err != MPI_T_ERR_INVALID_NAME || !name || std::strcmp(name, topoa2a::kPvarCategory) != 0)
-    return err;
-  return PMPI_T_category_get_num(index);  // ours is the last one
-}
-
-TOPOA2A_EXPORT int MPI_T_category_get_pvars(int index, int len, int indices[]) {
-  int base = 0, pbase = 0;
-  int err = PMPI_T_category_get_num(&base);
-  if (err != MPI_SUCCESS) return err;
-  if (index != base) return PMPI_T_category_get_pvars(index, len, indices);
-  if ((err = PMPI_T_pvar_get_num(&pbase)) != MPI_SUCCESS) return err;
-  for (int i = 0; i < len && i < count(); ++i) indices[i] = pbase + i;
-  return MPI_SUCCESS;
-}
-
-TOPOA2A_EXPORT int MPI_T_category_get_cvars(int index, int len, int indices[]) {
-  int base = 0;
-  const int err = PMPI_T_category_get_num(&base);
-  if (err != MPI_SUCCESS) return err;
-  return index == base ? MPI_SUCCESS : PMPI_T_category_get_cvars(index, len, indices);
-}
-
-TOPOA2A_EXPORT int MPI_T_category_get_categories(int index, int len, int indices[]) {
-  int base = 0;
-  const int err = PMPI_T_category_get_num(&base);
-  if (err != MPI_SUCCESS) return err;
-  return index == base ? MPI_SUCCESS : PMPI_T_category_get_categories(index, len, indices);
 }

@@ -57,4 +57,10 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
   return d;
 }
 
+std::string auto_choice_name(const Decision& d) {
+  if (d.how.rfind("topo_auto", 0) != 0) return "";
+  if (d.algo) return d.algo->name;
+  return d.mpich.empty() || d.mpich == "auto" ? "mpich" : "mpich:" + d.mpich;
+}
+
 }  // namespace topoa2a

@@ -28,4 +28,8 @@ struct Decision {
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
                 bool in_place = false, long long count = -1);
 
+// topo_auto's choice in `d` as CommStats::chose records it (an algorithm's
+// name, "mpich" or "mpich:<name>"); empty when `d` is not topo_auto's.
+std::string auto_choice_name(const Decision& d);
+
 }  // namespace topoa2a

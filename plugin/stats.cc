@@ -1,16 +1,9 @@
 #include "plugin/stats.h"
 
 #include <cstdio>
-#include <map>
-#include <mutex>
-#include <utility>
 
 namespace topoa2a {
 namespace {
-
-struct Counters {
-  long long calls = 0, rounds = 0, bytes = 0;
-};
 
 std::mutex mu;
 std::map<std::pair<std::string, std::string>, Counters>& table() {
@@ -18,15 +11,39 @@ std::map<std::pair<std::string, std::string>, Counters>& table() {
   return t;
 }
 
-}  // namespace
-
-void stats_add(const std::string& op, const std::string& algorithm, long long rounds,
-               long long bytes) {
-  std::lock_guard<std::mutex> lock(mu);
-  Counters& c = table()[{op, algorithm}];
+void add(Counters& c, long long rounds, long long bytes) {
   ++c.calls;
   c.rounds += rounds;
   c.bytes += bytes;
+}
+
+}  // namespace
+
+Counters CommStats::get(const std::string& op, const std::string& algorithm) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = table_.find({op, algorithm});
+  return it == table_.end() ? Counters{} : it->second;
+}
+
+std::string CommStats::last_choice(const std::string& op) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = last_.find(op);
+  return it == last_.end() ? std::string() : it->second;
+}
+
+void CommStats::chose(const std::string& op, const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  last_[op] = name;
+}
+
+void stats_add(CommStats& comm, const std::string& op, const std::string& algorithm,
+               long long rounds, long long bytes) {
+  {
+    std::lock_guard<std::mutex> lock(comm.mu_);
+    add(comm.table_[{op, algorithm}], rounds, bytes);
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  add(table()[{op, algorithm}], rounds, bytes);
 }
 
 void stats_dump(int world_rank) {

@@ -2,7 +2,8 @@
  * tool reads them, in either door: the preload door (libtopoa2a.so
  * preloaded: plugin/pvars.cc interposes MPI_T) or the native one
  * (TOPOA2A_FRONT=native: the plugin registers them with MPICH's own MPI_T),
- * with MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=ring. Checks: the variables are
+ * with MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=ring (those bound to a
+ * communicator: mpi_pvars_comm.c). Checks: the variables are
  * found by name and by enumeration (in the category "topoa2a"), described
  * as read-only continuous counters, count exactly the calls and the ring's
  * rounds (p - 1 per call) and bytes (p - 1 blocks forwarded per rank and
@@ -16,16 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-      ++failures;                                          \
-    }                                                      \
-  } while (0)
+#include "c_check.h"
 
 static MPI_T_pvar_handle open_pvar(MPI_T_pvar_session s, const char* name) {
   int index = -1, n = 0;
@@ -78,9 +70,13 @@ int main(int argc, char** argv) {
       continue;
     }
     ++found;
-    CHECK(cls == MPI_T_PVAR_CLASS_COUNTER && dt == MPI_UNSIGNED_LONG_LONG &&
-              bind == MPI_T_BIND_NO_OBJECT && ro && cont, /* flags: true is nonzero */
-          "%s: not a read-only continuous per-process counter", name);
+    /* Those bound to a communicator: mpi_pvars_comm.c. */
+    if (strncmp(name, "topoa2a_comm_", 13) == 0)
+      CHECK(bind == MPI_T_BIND_MPI_COMM && ro && cont, "%s: not bound to a communicator", name);
+    else
+      CHECK(cls == MPI_T_PVAR_CLASS_COUNTER && dt == MPI_UNSIGNED_LONG_LONG &&
+                bind == MPI_T_BIND_NO_OBJECT && ro && cont, /* flags: true is nonzero */
+            "%s: not a read-only continuous per-process counter", name);
     CHECK(name_len == (int)strlen(name) + 1 && desc_len == (int)strlen(desc) + 1 && desc[0],
           "%s: string lengths", name);
   }

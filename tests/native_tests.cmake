@@ -14,6 +14,13 @@ if(NOT TOPOA2A_PATCHED_MPICH OR NOT EXISTS "${TOPOA2A_PATCHED_MPICH}/lib/libmpic
   return()
 endif()
 
+# Its MPICH version (4.0.2, 5.0.1), for the few tests that depend on it.
+execute_process(COMMAND ${TOPOA2A_PATCHED_MPICH}/bin/mpichversion OUTPUT_VARIABLE mpichversion
+                ERROR_QUIET)
+string(REGEX MATCH "Version:[ \t]*([0-9.]+)" _ "${mpichversion}")
+set(TOPOA2A_PATCHED_MPICH_VERSION "${CMAKE_MATCH_1}")
+message(STATUS "Patched MPICH ${TOPOA2A_PATCHED_MPICH_VERSION} in ${TOPOA2A_PATCHED_MPICH}")
+
 set(native_env -genv LD_LIBRARY_PATH ${TOPOA2A_PATCHED_MPICH}/lib -genv MPIR_CVAR_COLL_PLUGIN
                $<TARGET_FILE:topoa2a_native>)
 set(native_run ${TOPOA2A_MPIEXEC} ${native_env})

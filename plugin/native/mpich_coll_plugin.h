@@ -3,7 +3,7 @@
  *     See COPYRIGHT in top-level directory
  */
 
-/* MPICH collective plugin ABI (version 2).
+/* MPICH collective plugin ABI (version 3).
  *
  * MPICH loads one plugin at MPI_Init: the shared object named by
  * MPIR_CVAR_COLL_PLUGIN (default "libtopoa2a_native.so", looked up first
@@ -21,10 +21,11 @@
  * error class (MPI_SUCCESS when it succeeded).
  *
  * Versions. The host table only grows: version 2 appends register_counter
- * to version 1's table. A plugin reads a member only when the host's
- * abi_version is at least the version that added it, so a plugin built
- * against this header runs on a version-1 host (without its MPI_T
- * counters) and a version-1 plugin runs on this host.
+ * to version 1's table, version 3 register_pvar. A plugin reads a member
+ * only when the host's abi_version is at least the version that added it,
+ * so a plugin built against this header runs on a version-1 host (without
+ * its MPI_T variables) or a version-2 host (with its per-process counters
+ * only), and older plugins run on this host.
  */
 #ifndef MPICH_COLL_PLUGIN_H_INCLUDED
 #define MPICH_COLL_PLUGIN_H_INCLUDED
@@ -35,7 +36,7 @@
 extern "C" {
 #endif
 
-#define MPICH_COLL_PLUGIN_ABI_VERSION 2
+#define MPICH_COLL_PLUGIN_ABI_VERSION 3
 #define MPICH_COLL_PLUGIN_ENTRY "MPICH_Coll_plugin_init"
 
 /* The host's communicator, opaque to the plugin. */
@@ -132,6 +133,25 @@ typedef struct {
     int (*register_counter) (const char *name, const char *desc, const char *category,
                              const char *category_desc, unsigned long long (*read) (void *ctx),
                              void *ctx);
+
+    /* Version 3. An MPI_T performance variable, more general than
+     * register_counter. varclass: MPI_T_PVAR_CLASS_COUNTER (type
+     * MPI_UNSIGNED_LONG_LONG; a handle reads the increase since it was
+     * allocated) or MPI_T_PVAR_CLASS_STATE (type MPI_INT; its values are
+     * named by the nitems strings of items, value i by items[i], in the
+     * MPI_T enum enum_name, made by the first variable that names it).
+     * bind: MPI_T_BIND_NO_OBJECT or MPI_T_BIND_MPI_COMM. Continuous and
+     * read-only, in category `category` (described by category_desc unless
+     * it already has a description; NULL: none). MPI_T reads it through
+     * read(ctx, comm_state, out), which stores an unsigned long long or an
+     * int at out; comm_state is, for MPI_T_BIND_MPI_COMM, what comm_create
+     * returned for the handle's communicator, NULL where there is none (an
+     * intercommunicator, MPI_COMM_NULL, a freed communicator); NULL for
+     * unbound variables. Strings are copied. During the entry point only. */
+    int (*register_pvar) (const char *name, const char *desc, const char *category,
+                          const char *category_desc, int varclass, int bind,
+                          const char *enum_name, int nitems, const char *const *items,
+                          void (*read) (void *ctx, void *comm_state, void *out), void *ctx);
 } MPICH_Coll_plugin_host;
 
 /* The plugin's entry point: returns MPI_SUCCESS, or an error class to make

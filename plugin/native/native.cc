@@ -19,9 +19,9 @@
 #include "plugin/comm_core.h"
 #include "plugin/config.h"
 #include "plugin/native/mpich_coll_plugin.h"
+#include "plugin/native/native_pvars.h"
 #include "plugin/native/native_topology.h"
 #include "plugin/native/native_transport.h"
-#include "plugin/pvar_list.h"
 #include "plugin/select.h"
 #include "plugin/stats.h"
 #include "topology/cost_file.h"
@@ -169,9 +169,11 @@ MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* stat
   const Call call = decide_call(a, s, ctx);
   const Decision& d = call.decision;
   std::string reason = call.refused.empty() ? d.cannot_run : call.refused;
+  const std::string chosen = auto_choice_name(d);
+  if (!chosen.empty()) s.stats()->chose(op_name(call.alltoallv), chosen);
   if (d.algo && reason.empty()) return MPICH_COLL_PLUGIN_RUN;
-  stats_add(op_name(call.alltoallv), "mpich", 0, 0);  // MPICH runs this call
-  if (!d.algo) {                                      // topo_auto chose one of MPICH's algorithms
+  stats_add(*s.stats(), op_name(call.alltoallv), "mpich", 0, 0);  // MPICH runs this call
+  if (!d.algo) {  // topo_auto chose one of MPICH's algorithms
     std::snprintf(why, static_cast<size_t>(why_len), "%s", d.mpich.c_str());
     if (g_config.verbose && s.rank() == 0 && s.first_time("mpich " + std::to_string(call.bytes)))
       std::fprintf(stderr,
@@ -226,7 +228,7 @@ int run_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void
                         d.window, &rs);
   }
   if (err != MPI_SUCCESS) return err;
-  stats_add(op_name(call.alltoallv), d.algo->name, rs.rounds, rs.bytes_sent);
+  stats_add(*s.stats(), op_name(call.alltoallv), d.algo->name, rs.rounds, rs.bytes_sent);
   report(call.alltoallv ? "MPI_Alltoallv" : "MPI_Alltoall", d, s,
          call.alltoallv ? rs.bytes_sent : call.bytes);
   return MPI_SUCCESS;
@@ -282,20 +284,12 @@ int register_all(const MPICH_Coll_plugin_host* host) {
   if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_ALLTOALLV, "topo_auto", nullptr);
   if (err == MPI_SUCCESS) err = host->set_comm_callbacks(comm_create, comm_free);
   if (err == MPI_SUCCESS) err = host->set_finalize(finalize);
-  // MPI_T counters: hosts of ABI 2 and later (a version-1 host has no
-  // register_counter member; the plugin then runs without them).
-  // The category's description goes with its first counter only: the
-  // MPICH 4.0.2 and 5.0.1 hosts pass it to MPIR_T_cat_add_desc, which
-  // asserts on a category that already has one.
-  if (host->abi_version >= 2)
-    for (const Pvar& v : pvars()) {
-      if (err != MPI_SUCCESS) break;
-      err = host->register_counter(
-          v.name.c_str(), v.desc.c_str(), kPvarCategory,
-          &v == &pvars().front() ? kPvarCategoryDesc : nullptr,
-          [](void* ctx) { return pvar_value(*static_cast<const Pvar*>(ctx)); },
-          const_cast<Pvar*>(&v));
-    }
+  // MPI_T variables: all of them on hosts of ABI 3 and later; the
+  // per-process counters only on ABI 2 (register_counter); none on ABI 1.
+  if (err == MPI_SUCCESS)
+    err = register_native_pvars(*host, [](void* state) {
+      return static_cast<const CommStats*>(static_cast<NativeComm*>(state)->stats().get());
+    });
   return err;
 }
 
