@@ -173,3 +173,25 @@ add_test(NAME mpich_testsuite_native
                  bash ${PROJECT_SOURCE_DIR}/ci/mpich-testsuite.sh --native ${TOPOA2A_PATCHED_MPICH})
 set_tests_properties(mpich_testsuite_native PROPERTIES TIMEOUT 1800
                      LABELS "mpi;native;mpich-suite" RUN_SERIAL TRUE)
+
+# The preload door on the patched library (its plugin off): the same
+# interposer over MPICH 4.0.2 built from source, or over MPICH 5.0.1 when
+# TOPOA2A_PATCHED_MPICH is a 5.0.1 prefix. Every algorithm at 4 ranks, and
+# the MPI_T interposition over that MPICH's own MPI_T.
+set(preload_patched -genv LD_LIBRARY_PATH ${TOPOA2A_PATCHED_MPICH}/lib -genv MPIR_CVAR_COLL_PLUGIN
+                    none -genv LD_PRELOAD $<TARGET_FILE:topoa2a>)
+foreach(alg IN LISTS TOPOA2A_PRELOAD_ALGORITHMS)
+  topoa2a_alltoallv_env(${alg} v_env)
+  add_test(NAME preload_on_patched_mpich_${alg}_np4
+           COMMAND ${TOPOA2A_MPIEXEC} -n 4 ${preload_patched} -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM
+                   ${alg} -genv TOPOA2A_EXPECT ${alg} ${v_env} $<TARGET_FILE:mpi_alltoall_app>
+                   --gtest_brief=1)
+  set_tests_properties(preload_on_patched_mpich_${alg}_np4 PROPERTIES TIMEOUT 600
+                       LABELS "mpi;preload;native" RUN_SERIAL TRUE)
+endforeach()
+add_test(NAME preload_on_patched_mpich_pvars_np3
+         COMMAND ${expect} "^pvars ok" -- ${TOPOA2A_MPIEXEC} -n 3 ${preload_patched}
+                 -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM ring
+                 -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ring $<TARGET_FILE:mpi_pvars>)
+set_tests_properties(preload_on_patched_mpich_pvars_np3 PROPERTIES TIMEOUT 120
+                     LABELS "mpi;preload;native")
