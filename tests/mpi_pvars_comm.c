@@ -12,7 +12,9 @@
  * - topoa2a_comm_alltoall_<that algorithm>_calls grows by 2 on A, 1 on B and
  *   0 on C (handles allocated before the calls, read after), and
  *   topoa2a_comm_alltoall_<...>_bytes on A grows (p > 1, our algorithms);
- * - the per-process counter of the algorithm grew by at least the sum.
+ * - the per-process counter of the algorithm grew by at least the sum;
+ * - with MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM=topo_auto (preload door), an
+ *   MPI_Ialltoall on C sets C's ialltoall choice, not its alltoall one.
  * Prints "pvars comm ok". */
 #include <mpi.h>
 #include <stdio.h>
@@ -107,6 +109,8 @@ int main(int argc, char** argv) {
   char forced[64] = "topo_auto";
   if (getenv("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM"))
     snprintf(forced, sizeof forced, "%s", getenv("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM"));
+  const char* nb_var = getenv("MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM");
+  const int nb_auto = nb_var && strcmp(nb_var, "topo_auto") == 0;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -172,6 +176,32 @@ int main(int argc, char** argv) {
   char again[64];
   choice_name(ca, again, sizeof again);
   CHECK(!topo_auto || strcmp(again, alg_a) == 0, "A's choice changed: %s then %s", alg_a, again);
+
+  /* MPI_Ialltoall under topo_auto (preload door): its own choice variable,
+   * set once the ranks have agreed, and the counter of what it chose. */
+  if (nb_auto) {
+    MPI_T_pvar_handle ci =
+        open_pvar("topoa2a_comm_ialltoall_topo_auto_choice", MPI_T_PVAR_CLASS_STATE, &c);
+    char alg_i[64], ni[128];
+    int* send = calloc(2 * (size_t)p, sizeof(int));
+    int* recv = calloc(2 * (size_t)p, sizeof(int));
+    MPI_Request req;
+    MPI_Ialltoall(send, 2, MPI_INT, recv, 2, MPI_INT, c, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    choice_name(ci, alg_i, sizeof alg_i);
+    CHECK(strcmp(alg_i, "none") != 0, "C's ialltoall choice: none");
+    snprintf(ni, sizeof ni, "topoa2a_comm_ialltoall_%s_calls",
+             strncmp(alg_i, "mpich", 5) == 0 ? "mpich" : alg_i);
+    MPI_T_pvar_handle hi = open_pvar(ni, MPI_T_PVAR_CLASS_COUNTER, &c);
+    const unsigned long long i0 = read_counter(hi);
+    MPI_Ialltoall(send, 2, MPI_INT, recv, 2, MPI_INT, c, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(read_counter(hi) - i0 == 1, "%s on C did not count the call", ni);
+    choice_name(cc, alg_c, sizeof alg_c);
+    CHECK(strcmp(alg_c, "none") == 0, "C's alltoall choice after ialltoall: %s", alg_c);
+    free(send);
+    free(recv);
+  }
 
   MPI_T_pvar_session_free(&session);
   MPI_T_finalize();
