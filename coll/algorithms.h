@@ -134,7 +134,7 @@ int node_aware_rounds(int p, const Params&);
 long long node_aware_blocks_sent(int p, int rank, const Params&);
 double node_aware_time(int p, const Params&, double ts, double tw, double m);
 
-// node_aware with Bruck exchanges inside the node (coll/node_aware.cc).
+// node_aware with Bruck exchanges inside the node (coll/node_aware_log.cc).
 std::string node_aware_log_check(int p, const Params&);
 Round node_aware_log_round(int p, int rank, const Params&, int k);
 Schedule node_aware_log_build(int p, int rank, const Params&);

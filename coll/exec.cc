@@ -75,13 +75,13 @@ class FixedPayload final : public detail::Payload {
     for (const Move& mv : step.moves)
       std::memcpy(slot(mv.to), slot(mv.from), static_cast<size_t>(bs_));
   }
-  long long bytes() const { return bytes_; }
+  long long bytes_sent() const override { return bytes_; }
 
  private:
   char* slot(int i) const { return scratch_ + static_cast<MPI_Aint>(i) * bs_; }
   Transport& tr_;
-  const BufferView& send_;
-  const BufferView& recv_;
+  const BufferView send_;
+  const BufferView recv_;
   char* scratch_;
   MPI_Aint bs_;
   long long bytes_ = 0;
@@ -89,64 +89,38 @@ class FixedPayload final : public detail::Payload {
 
 // One MPI_Alltoall from start to finish: everything the run needs lives
 // here, so that it can outlive the call that started it.
-class AlltoallOp final : public Operation {
+class AlltoallOp final : public detail::PlanOperation {
  public:
   AlltoallOp(const Plan& plan, Transport& tr, const AlltoallArgs& args, int window, bool own) {
     const int p = plan.p, me = plan.rank;
-    failure_.record(describe(tr, args.recvbuf, args.recvcount, args.recvtype, &recv_));
-    const MPI_Aint bs = failure_.failed() ? 0 : recv_.bytes();
+    BufferView recv, send;
+    failure_.record(describe(tr, args.recvbuf, args.recvcount, args.recvtype, &recv));
+    const MPI_Aint bs = failure_.failed() ? 0 : recv.bytes();
     // Nothing to receive: done at once, as MPICH does for recvcount 0.
     if (bs == 0 && !failure_.failed()) return;
     if (args.sendbuf == MPI_IN_PLACE) {
       // Work from a copy of the receive buffer's footprint, same datatype.
-      send_ = recv_;
+      send = recv;
       if (!failure_.failed()) {
         MPI_Aint lo, hi;
-        detail::footprint(recv_.info, 0, static_cast<MPI_Aint>(p) * recv_.count, &lo, &hi);
-        in_place_copy_ = std::make_unique<detail::InPlaceCopy>(recv_.base, lo, hi);
-        send_.base = in_place_copy_->base();
+        detail::footprint(recv.info, 0, static_cast<MPI_Aint>(p) * recv.count, &lo, &hi);
+        in_place_copy_ = std::make_unique<detail::InPlaceCopy>(recv.base, lo, hi);
+        send.base = in_place_copy_->base();
       }
     } else if (!failure_.failed()) {
-      failure_.record(describe(tr, args.sendbuf, args.sendcount, args.sendtype, &send_));
+      failure_.record(describe(tr, args.sendbuf, args.sendcount, args.sendtype, &send));
       // A send block of another size than the receive block: a mismatched
       // type signature, this rank's error; its peers learn of it from its
       // messages.
-      if (!failure_.failed() && send_.bytes() != bs) failure_.record(MPI_ERR_TRUNCATE);
+      if (!failure_.failed() && send.bytes() != bs) failure_.record(MPI_ERR_TRUNCATE);
       if (!failure_.failed())
-        failure_.record(detail::copy(tr, send_.elements(me), recv_.elements(me)));
+        failure_.record(detail::copy(tr, send.elements(me), recv.elements(me)));
     }
-    rounds_ = plan.rounds;
     if (!failure_.failed() && plan.scratch_slots > 0)
       scratch_.reset(new char[static_cast<size_t>(plan.scratch_slots * bs)]);
-    payload_ = std::make_unique<FixedPayload>(tr, send_, recv_, scratch_.get(), bs);
-    run_ = std::make_unique<detail::Execution>(plan, tr, *payload_, window, &failure_, own);
+    start(plan, tr, std::make_unique<FixedPayload>(tr, send, recv, scratch_.get(), bs), window,
+          own);
   }
-  bool progress(bool block) override {
-    if (!run_ || finished_) return true;
-    if (!run_->progress(block)) return false;
-    finished_ = true;
-    if (!failure_.failed()) {
-      stats_.rounds = rounds_;
-      stats_.bytes_sent = payload_->bytes();
-      stats_.messages_sent = run_->sends_posted();
-    }
-    in_place_copy_.reset();
-    scratch_.reset();
-    return true;
-  }
-  int result() const override { return failure_.code(); }
-  const RunStats& stats() const override { return stats_; }
-
- private:
-  Failure failure_;
-  BufferView recv_, send_;
-  std::unique_ptr<detail::InPlaceCopy> in_place_copy_;
-  std::unique_ptr<char[]> scratch_;
-  std::unique_ptr<FixedPayload> payload_;
-  std::unique_ptr<detail::Execution> run_;
-  int rounds_ = 0;
-  bool finished_ = false;
-  RunStats stats_;
 };
 
 }  // namespace
@@ -159,13 +133,7 @@ std::unique_ptr<Operation> start_alltoall(const Plan& plan, Transport& tr, const
 int run_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args, int window,
                  RunStats* stats) {
   AlltoallOp op(plan, tr, args, window, false);
-  op.progress(true);
-  if (stats && op.result() == MPI_SUCCESS) {
-    stats->rounds += op.stats().rounds;
-    stats->bytes_sent += op.stats().bytes_sent;
-    stats->messages_sent += op.stats().messages_sent;
-  }
-  return op.result();
+  return detail::run_to_completion(op, stats);
 }
 
 }  // namespace topoa2a

@@ -1,6 +1,8 @@
 #include "coll/exec_engine.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace topoa2a::detail {
 namespace {
@@ -204,11 +206,36 @@ bool Execution::progress(bool block) {
 
 long long Execution::sends_posted() const { return engine_->sends_posted(); }
 
-void run_plan(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
-              RunStats* stats) {
-  Execution run(plan, tr, payload, window, failure, false);
-  run.progress(true);
-  if (stats && !failure->failed()) stats->messages_sent += run.sends_posted();
+void PlanOperation::start(const Plan& plan, Transport& tr, std::unique_ptr<Payload> payload,
+                          int window, bool own_scratch) {
+  rounds_ = plan.rounds;
+  payload_ = std::move(payload);
+  run_ = std::make_unique<Execution>(plan, tr, *payload_, window, &failure_, own_scratch);
+}
+
+bool PlanOperation::progress(bool block) {
+  if (!run_ || finished_) return true;
+  if (!run_->progress(block)) return false;
+  finished_ = true;
+  if (!failure_.failed()) {
+    stats_.rounds = rounds_;
+    stats_.bytes_sent = payload_->bytes_sent();
+    stats_.messages_sent = run_->sends_posted();
+  }
+  payload_.reset();
+  in_place_copy_.reset();
+  scratch_.reset();
+  return true;
+}
+
+int run_to_completion(Operation& op, RunStats* stats) {
+  op.progress(true);
+  if (stats && op.result() == MPI_SUCCESS) {
+    stats->rounds += op.stats().rounds;
+    stats->bytes_sent += op.stats().bytes_sent;
+    stats->messages_sent += op.stats().messages_sent;
+  }
+  return op.result();
 }
 
 }  // namespace topoa2a::detail

@@ -55,6 +55,7 @@
 // advances every outstanding operation).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "coll/exec.h"
@@ -78,6 +79,8 @@ class Payload {
   virtual int received(const PlanRecv& r) = 0;
   // Every message of the step completed.
   virtual void step_done(const PlanStep& /*step*/) {}
+  // Bytes of the messages made so far (statistics).
+  virtual long long bytes_sent() const = 0;
 };
 
 class Engine;
@@ -107,8 +110,38 @@ class Execution {
   bool done_ = false;
 };
 
-// Runs the plan to completion (blocking). Counts messages into stats.
-void run_plan(const Plan& plan, Transport& tr, Payload& payload, int window, Failure* failure,
-              RunStats* stats);
+// The Operation of both executors (exec.cc, exec_v.cc): one Execution,
+// its progress, result and statistics. A subclass describes the user's
+// buffers (recording a bad argument in failure_), makes its payload and
+// calls start(); without start() the operation is done at once with
+// failure_'s code (nothing to transfer).
+class PlanOperation : public Operation {
+ public:
+  bool progress(bool block) final;
+  int result() const final { return failure_.code(); }
+  const RunStats& stats() const final { return stats_; }
+
+ protected:
+  // Posts the first steps' messages. own_scratch: as for Execution.
+  void start(const Plan& plan, Transport& tr, std::unique_ptr<Payload> payload, int window,
+             bool own_scratch);
+
+  Failure failure_;
+  // What the payload works from, released with it once the run is done:
+  // the copy MPI_IN_PLACE sends from, the scratch slots.
+  std::unique_ptr<InPlaceCopy> in_place_copy_;
+  std::unique_ptr<char[]> scratch_;
+
+ private:
+  std::unique_ptr<Payload> payload_;
+  std::unique_ptr<Execution> run_;
+  int rounds_ = 0;
+  bool finished_ = false;
+  RunStats stats_;
+};
+
+// Runs a started operation to completion (blocking); adds what it did to
+// *stats (if given) when it succeeded. Returns its result.
+int run_to_completion(Operation& op, RunStats* stats);
 
 }  // namespace topoa2a::detail

@@ -133,12 +133,12 @@ class VPayload final : public detail::Payload {
     }
     return MPI_SUCCESS;
   }
-  long long bytes() const { return bytes_; }
+  long long bytes_sent() const override { return bytes_; }
 
  private:
   Transport& tr_;
-  const VSide& send_;
-  const VSide& recv_;
+  const VSide send_;
+  const VSide recv_;
   int me_;
   std::map<Block, std::vector<char>, BlockLess> held_;  // blocks in transit here, packed
   std::map<const PlanSend*, std::vector<char>> outgoing_;
@@ -146,61 +146,30 @@ class VPayload final : public detail::Payload {
   long long bytes_ = 0;
 };
 
-class AlltoallvOp final : public Operation {
+class AlltoallvOp final : public detail::PlanOperation {
  public:
-  AlltoallvOp(const Plan& plan, Transport& tr, const AlltoallvArgs& args, int window, bool own)
-      : recv_{static_cast<const char*>(args.recvbuf),
-              args.recvcounts,
-              args.rdispls,
-              args.recvtype,
-              {}},
-        send_(recv_) {
+  AlltoallvOp(const Plan& plan, Transport& tr, const AlltoallvArgs& args, int window, bool own) {
     const int p = plan.p, me = plan.rank;
-    failure_.record(tr.type_info(args.recvtype, &recv_.info));
-    send_ = recv_;
+    VSide recv{
+        static_cast<const char*>(args.recvbuf), args.recvcounts, args.rdispls, args.recvtype, {}};
+    failure_.record(tr.type_info(args.recvtype, &recv.info));
+    VSide send = recv;
     if (args.sendbuf == MPI_IN_PLACE) {
       // Work from a copy of the bytes the receive blocks cover.
       MPI_Aint lo = 0, hi = 0;
-      if (!failure_.failed() && recv_footprint(recv_, p, &lo, &hi)) {
-        in_place_copy_ = std::make_unique<detail::InPlaceCopy>(recv_.base, lo, hi);
-        send_.base = in_place_copy_->base();
+      if (!failure_.failed() && recv_footprint(recv, p, &lo, &hi)) {
+        in_place_copy_ = std::make_unique<detail::InPlaceCopy>(recv.base, lo, hi);
+        send.base = in_place_copy_->base();
       }
     } else if (!failure_.failed()) {
-      send_ = VSide{
+      send = VSide{
           static_cast<const char*>(args.sendbuf), args.sendcounts, args.sdispls, args.sendtype, {}};
-      failure_.record(tr.type_info(args.sendtype, &send_.info));
+      failure_.record(tr.type_info(args.sendtype, &send.info));
       if (!failure_.failed())
-        failure_.record(detail::copy(tr, send_.elements(me), recv_.elements(me)));
+        failure_.record(detail::copy(tr, send.elements(me), recv.elements(me)));
     }
-    rounds_ = plan.rounds;
-    payload_ = std::make_unique<VPayload>(tr, send_, recv_, me);
-    run_ = std::make_unique<detail::Execution>(plan, tr, *payload_, window, &failure_, own);
+    start(plan, tr, std::make_unique<VPayload>(tr, send, recv, me), window, own);
   }
-  bool progress(bool block) override {
-    if (finished_) return true;
-    if (!run_->progress(block)) return false;
-    finished_ = true;
-    if (!failure_.failed()) {
-      stats_.rounds = rounds_;
-      stats_.bytes_sent = payload_->bytes();
-      stats_.messages_sent = run_->sends_posted();
-    }
-    payload_.reset();
-    in_place_copy_.reset();
-    return true;
-  }
-  int result() const override { return failure_.code(); }
-  const RunStats& stats() const override { return stats_; }
-
- private:
-  Failure failure_;
-  VSide recv_, send_;
-  std::unique_ptr<detail::InPlaceCopy> in_place_copy_;
-  std::unique_ptr<VPayload> payload_;
-  std::unique_ptr<detail::Execution> run_;
-  int rounds_ = 0;
-  bool finished_ = false;
-  RunStats stats_;
 };
 
 }  // namespace
@@ -213,13 +182,7 @@ std::unique_ptr<Operation> start_alltoallv(const Plan& plan, Transport& tr,
 int run_alltoallv(const Plan& plan, Transport& tr, const AlltoallvArgs& args, int window,
                   RunStats* stats) {
   AlltoallvOp op(plan, tr, args, window, false);
-  op.progress(true);
-  if (stats && op.result() == MPI_SUCCESS) {
-    stats->rounds += op.stats().rounds;
-    stats->bytes_sent += op.stats().bytes_sent;
-    stats->messages_sent += op.stats().messages_sent;
-  }
-  return op.result();
+  return detail::run_to_completion(op, stats);
 }
 
 }  // namespace topoa2a

@@ -61,14 +61,17 @@ void finish(NbOp* op) {
   leave(op);
 }
 
+// The operation failed with err: it is done.
+void failed(NbOp* op, int err) {
+  op->err = err;
+  finish(op);
+}
+
 void start_run(NbOp* op, bool agreed) {
   op->run = op->launch(slot_comm(*op), agreed);
   op->launch = nullptr;
   op->phase = NbOp::Phase::kRun;
-  if (op->run.err != MPI_SUCCESS) {
-    op->err = op->run.err;
-    finish(op);
-  }
+  if (op->run.err != MPI_SUCCESS) failed(op, op->run.err);
 }
 
 // One nonblocking pass over an operation.
@@ -78,11 +81,7 @@ void step(NbOp* op) {
     case NbOp::Phase::kSlot:
       if (op->pending != MPI_REQUEST_NULL) {
         const int err = PMPI_Test(&op->pending, &flag, MPI_STATUS_IGNORE);
-        if (err != MPI_SUCCESS) {
-          op->err = err;
-          finish(op);
-          return;
-        }
+        if (err != MPI_SUCCESS) return failed(op, err);
         if (!flag) return;
         op->state->nb.slots[static_cast<size_t>(op->slot)] = op->made;
       }
@@ -91,22 +90,14 @@ void step(NbOp* op) {
         op->agreement[1] = -op->mine;
         const int err = PMPI_Iallreduce(MPI_IN_PLACE, op->agreement, 2, MPI_LONG_LONG, MPI_MAX,
                                         slot_comm(*op), &op->pending);
-        if (err != MPI_SUCCESS) {
-          op->err = err;
-          finish(op);
-          return;
-        }
+        if (err != MPI_SUCCESS) return failed(op, err);
         op->phase = NbOp::Phase::kAgree;
         return step(op);
       }
       return start_run(op, true);
     case NbOp::Phase::kAgree: {
       const int err = PMPI_Test(&op->pending, &flag, MPI_STATUS_IGNORE);
-      if (err != MPI_SUCCESS) {
-        op->err = err;
-        finish(op);
-        return;
-      }
+      if (err != MPI_SUCCESS) return failed(op, err);
       if (!flag) return;
       return start_run(op, op->agreement[0] == op->mine && op->agreement[1] == -op->mine);
     }
@@ -117,11 +108,8 @@ void step(NbOp* op) {
       } else {
         MPI_Status st;
         const int err = PMPI_Test(&op->run.mpich, &flag, &st);
-        if (err != MPI_SUCCESS) {
-          op->err = err;
-        } else if (!flag) {
-          return;
-        }
+        if (err != MPI_SUCCESS) return failed(op, err);
+        if (!flag) return;
       }
       finish(op);
       return;

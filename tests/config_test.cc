@@ -1,4 +1,4 @@
-// Unit tests of plugin/config.cc (no MPI): every variable checked at load,
+// Unit tests of plugin/config*.cc (no MPI): every variable checked at load,
 // the tuning file's copy for MPICH, and clearing MPICH's variables after an
 // error.
 #include "plugin/config.h"

@@ -21,7 +21,16 @@ fi
 mpiexec=$1 info=$2 prog=$3 np=$4 dims=$5 bytes=$6 topology=$7
 shift 8
 fail() { echo "native_cart_check: FAILED: $*"; exit 1; }
-ours=" ring ring_bidir mesh hypercube onefactor onefactor_xor "
+
+# Our algorithms: the algorithm table, as topoa2a-info lists it. Both doors
+# report ours by name and MPICH's as mpich:NAME. node_aware_log is not a
+# value of the patched MPICH's CVAR, but the native door runs it by name
+# when topo_auto picks it, so it is ours here too.
+list=$(timeout 60 "$mpiexec" -n 1 "$info" 2>&1) || fail "topoa2a-info failed: $list"
+ours=" $(awk '/^algorithms:$/ { on = 1; next }
+              on && /^  [a-z_]+ / { print $1; next }
+              on { exit }' <<<"$list" | tr '\n' ' ')"
+[[ $ours == *" ring "* ]] || fail "topoa2a-info lists no algorithms: $list"
 
 json=$(timeout 120 "$mpiexec" -n "$np" -genv MPIR_CVAR_TOPOA2A_TOPOLOGY "$topology" \
          "$info" --json --cart "$dims") || fail "topoa2a-info failed"

@@ -1,112 +1,17 @@
-// Parsers for the network description file (MPIR_CVAR_TOPOA2A_NETWORK_FILE)
-// and the forced topology string (MPIR_CVAR_TOPOA2A_TOPOLOGY). The formats
-// are documented in topology/README.md.
+// The parser of the network description file
+// (MPIR_CVAR_TOPOA2A_NETWORK_FILE); forced_topology.cc parses the forced
+// topology string. The format is documented in topology/README.md.
 #include <cctype>
 #include <climits>
+#include <map>
+#include <string>
 #include <vector>
 
+#include "topology/extents.h"
 #include "topology/line_tokens.h"
 #include "topology/topology.h"
 
 namespace topoa2a {
-
-namespace {
-
-constexpr int kMaxExtent = 1 << 20;
-constexpr long long kMaxEndpoints = INT_MAX / 2;
-
-// Parse a non-negative decimal integer filling all of `text`, at most
-// INT_MAX (in 64 bits: no overflow, no wrap-around).
-bool parse_int(const std::string& text, int* out) {
-  if (text.empty() || text.size() > 10) return false;
-  long long v = 0;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-    v = v * 10 + (c - '0');
-  }
-  if (v > INT_MAX) return false;
-  *out = static_cast<int>(v);
-  return true;
-}
-
-bool all_digits(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
-
-// Parse "A" or "AxBxC": positive extents of at most kMaxExtent whose product
-// is at most kMaxEndpoints. On failure *bad is the offset of the offending
-// part within `text`; *why says what is out of range and what is valid, or
-// is empty when the text is not of that form.
-bool parse_dims(const std::string& text, std::vector<int>* dims, size_t* bad, std::string* why) {
-  dims->clear();
-  size_t pos = 0;
-  long long e = 1;
-  while (true) {
-    size_t end = text.find_first_of("xX", pos);
-    const std::string part = text.substr(pos, end == std::string::npos ? end : end - pos);
-    *bad = pos;
-    if (!all_digits(part)) {
-      why->clear();
-      return false;
-    }
-    int v = 0;
-    if (!parse_int(part, &v) || v <= 0 || v > kMaxExtent) {
-      *why = "extent " + part + " is out of range; each extent must be 1.." +
-             std::to_string(kMaxExtent);
-      return false;
-    }
-    e *= v;  // <= kMaxEndpoints * kMaxExtent: fits in 64 bits
-    if (e > kMaxEndpoints) {
-      *why = "the extents of '" + text + "' multiply to more than " +
-             std::to_string(kMaxEndpoints) + " endpoints, the most allowed";
-      return false;
-    }
-    dims->push_back(v);
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return true;
-}
-
-bool is_pow2_ll(long long v) { return v > 0 && (v & (v - 1)) == 0; }
-
-}  // namespace
-
-bool parse_extents(const std::string& text, std::vector<int>* dims, std::string* why) {
-  size_t bad = 0;
-  if (parse_dims(text, dims, &bad, why)) return true;
-  if (why->empty()) *why = "expected extents like 8x8x4 (positive integers joined by 'x')";
-  return false;
-}
-
-std::string check_kind_dims(NetKind kind, const std::vector<int>& dims) {
-  if (kind == NetKind::kDragonfly && dims.size() != 2 && dims.size() != 3)
-    return "a dragonfly takes GROUPSxENDPOINTS_PER_GROUP[xGLOBAL_LINKS] (e.g. 'dragonfly "
-           "4x16x2': 4 groups of 16, 2 links between each pair of groups)";
-  if (dims.empty()) return {};
-  switch (kind) {
-    case NetKind::kSwitch:
-      return std::string("a ") + to_string(kind) + " network takes no dimensions";
-    case NetKind::kFatTree:
-      if (dims.size() != 2)
-        return "a fat_tree takes LEAFxUPLINKS: endpoints per leaf switch and the leaf's up-links "
-               "(e.g. 'fat_tree 16x8': 2:1 tapered), or nothing (full bisection)";
-      return {};
-    case NetKind::kRing:
-      if (dims.size() != 1) return "a ring has one dimension (e.g. 'ring 8')";
-      return {};
-    case NetKind::kHypercube:
-      if (dims.size() != 1 || !is_pow2_ll(dims[0]))
-        return "a hypercube takes its number of endpoints, a power of two (e.g. 'hypercube 16')";
-      return {};
-    default:
-      return {};
-  }
-}
-
 namespace {
 
 // The dims the coordinates of host / rank lines refer to.
@@ -119,6 +24,9 @@ std::vector<int> coord_dims(NetKind kind, const std::vector<int>& dims) {
   return out;
 }
 
+using detail::all_digits;
+using detail::parse_dims;
+using detail::parse_int;
 using detail::split_line;
 using detail::Token;
 
@@ -287,70 +195,6 @@ bool parse_network_file(const std::string& text, const std::string& filename, Ne
                  "expected 'network', 'nodes', 'host', 'rank' or 'bandwidth', got '" + kw + "'");
     }
     if (end == text.size()) break;
-  }
-  *out = std::move(desc);
-  return true;
-}
-
-bool parse_forced_topology(const std::string& text, NetworkDesc* out, std::string* error) {
-  static const char* kValid =
-      "valid items: switch, fat_tree[:KxU], ring[:N], mesh[:AxB...], torus[:AxB...], "
-      "hypercube[:N], "
-      "dragonfly:GxH[xL], nodes:NxR, comma separated (e.g. 'torus:4x4', 'nodes:2x4,ring')";
-  NetworkDesc desc;
-  auto err = [&](size_t column, const std::string& msg) {
-    *error = std::string(kEnvTopology) + "='" + text + "': column " + std::to_string(column + 1) +
-             ": " + msg + "; " + kValid;
-    return false;
-  };
-  if (text.find_first_not_of(" \t") == std::string::npos) return err(0, "empty value");
-  bool have_network = false, have_nodes = false;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    // Trim blanks around the item.
-    size_t b = pos, e = end;
-    while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-    const std::string item = text.substr(b, e - b);
-    if (item.empty()) return err(b, "empty item");
-    const size_t colon = item.find(':');
-    std::string name = item.substr(0, colon);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::string value = colon == std::string::npos ? "" : item.substr(colon + 1);
-    const size_t value_col = b + (colon == std::string::npos ? item.size() : colon + 1);
-    if (name == "nodes") {
-      if (have_nodes) return err(b, "nodes given twice");
-      std::vector<int> d;
-      size_t bad = 0;
-      std::string why;
-      const bool ok = parse_dims(value, &d, &bad, &why);
-      if (!ok && !why.empty()) return err(value_col + bad, "nodes:" + value + ": " + why);
-      if (!ok || d.size() != 2)
-        return err(value_col, "expected nodes:NxR (N nodes of R ranks), got '" + item + "'");
-      desc.layout_nodes = d[0];
-      desc.layout_ranks_per_node = d[1];
-      have_nodes = true;
-    } else {
-      NetKind kind;
-      if (!parse_net_kind(name, &kind)) return err(b, "unknown item '" + item + "'");
-      if (have_network) return err(b, "more than one network given");
-      desc.kind = kind;
-      if (colon != std::string::npos) {
-        size_t bad = 0;
-        std::string why;
-        if (!parse_dims(value, &desc.dims, &bad, &why))
-          return err(value_col + bad, why.empty()
-                                          ? "expected dimensions such as 4x4 after '" + name + ":'"
-                                          : name + ":" + value + ": " + why);
-      }
-      const std::string why = check_kind_dims(kind, desc.dims);
-      if (!why.empty()) return err(colon != std::string::npos ? value_col : b + item.size(), why);
-      have_network = true;
-    }
-    if (end == text.size()) break;
-    pos = end + 1;
   }
   *out = std::move(desc);
   return true;
