@@ -17,6 +17,10 @@
 #             sources needs. The release's library version (18:1:6, soname
 #             libmpich.so.12, recorded in maint/version.m4) replaces the
 #             tag's development placeholder, as MPICH's release script does;
+#             MPICH_GIT / JSONC_GIT name another clone or mirror of
+#             pmodels/mpich / pmodels/json-c (a URL or a local path, e.g. a
+#             bare mirror), where GitHub cannot be reached: the commits are
+#             checked all the same;
 #      either: the unpacked tree given by MPICH_SRC instead;
 #   2. the series applied in order, each checked first with
 #      `patch --dry-run --fuzz=0` (a patch that does not apply cleanly stops
@@ -32,7 +36,9 @@
 #      included) and the MPICH source. A warm cache returns in a second; the
 #      two most recent prefixes of each version are kept.
 #
-# Environment: TOPOA2A_CACHE (default /var/cache/topoa2a), MPICH_SRC, JOBS
+# Environment: TOPOA2A_CACHE (default /var/cache/topoa2a), MPICH_SRC,
+# MPICH_GIT (default https://github.com/pmodels/mpich), JSONC_GIT (default:
+# the URL in MPICH's .gitmodules, https://github.com/pmodels/json-c), JOBS
 # (default nproc). Needs root for apt-get (packages are installed only when
 # missing). Cold: about 25 minutes on 2 cores (4.0.2), about 35 (5.0.1).
 set -euo pipefail
@@ -67,11 +73,15 @@ case $VERSION in
     CONFIGURE_ARGS+=(--with-hwloc-prefix=/usr)
     ;;
   5.0.1)
-    MPICH_GIT=https://github.com/pmodels/mpich
+    MPICH_GIT=${MPICH_GIT:-https://github.com/pmodels/mpich}
+    JSONC_GIT=${JSONC_GIT:-}
     MPICH_COMMIT=f47d175fffa7ac9aecd912079be6bdb723c8e706
     JSONC_COMMIT=79ad1c9b9fcc846e6bc31f47b801d11ba6d8613a
+    # -without-hydra: no process manager is built (--with-pm=none), and
+    # hydra's autogen runs modules/hwloc's autogen.sh whenever that directory
+    # exists, which in a clone it does, as an empty uninitialised submodule
     AUTOGEN_ARGS=(-without-ucx -without-ofi -without-yaksa -without-hwloc -without-romio
-                  -without-fortran -without-doc)
+                  -without-fortran -without-doc -without-hydra)
     CONFIGURE_ARGS+=(--with-hwloc=/usr --disable-romio)
     PACKAGES+=(git ca-certificates)
     ;;
@@ -122,13 +132,20 @@ if [[ -n ${MPICH_SRC:-} ]]; then
   log "copying $MPICH_SRC"
   cp -a "$MPICH_SRC" "$SRC"
 elif [[ $VERSION == 5.0.1 ]]; then
-  log "cloning $MPICH_GIT v$VERSION and modules/json-c"
+  log "cloning $MPICH_GIT v$VERSION and modules/json-c${JSONC_GIT:+ from $JSONC_GIT}"
+  # A local path or file:// URL (a mirror) must be allowed for the
+  # submodule (git refuses the file transport there by default); a shallow
+  # fetch of the pinned commit needs a server that allows it, else the
+  # whole submodule is fetched.
   { git clone -q --branch "v$VERSION" --depth 1 "$MPICH_GIT" "$SRC" &&
     [[ $(git -C "$SRC" rev-parse HEAD) == "$MPICH_COMMIT" ]] &&
-    git -C "$SRC" submodule -q update --init --depth 1 modules/json-c &&
+    git -C "$SRC" submodule -q init modules/json-c &&
+    { [[ -z $JSONC_GIT ]] || git -C "$SRC" config submodule.modules/json-c.url "$JSONC_GIT"; } &&
+    { git -C "$SRC" -c protocol.file.allow=always submodule -q update --depth 1 modules/json-c ||
+      git -C "$SRC" -c protocol.file.allow=always submodule -q update modules/json-c; } &&
     [[ $(git -C "$SRC/modules/json-c" rev-parse HEAD) == "$JSONC_COMMIT" ]]; } \
     > "$LOGS/clone.log" 2>&1 ||
-    fail "cloning MPICH $VERSION (no network to GitHub? set MPICH_SRC to a checkout of tag v$VERSION with modules/json-c)" "$LOGS/clone.log"
+    fail "cloning MPICH $VERSION (no network to GitHub? set MPICH_GIT and JSONC_GIT to clones or mirrors of pmodels/mpich and pmodels/json-c, or MPICH_SRC to a checkout of tag v$VERSION with modules/json-c)" "$LOGS/clone.log"
 else
   download_mpich_source
   log "unpacking $(basename "$(compgen -G "$DL/mpich_*.dsc")")"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs MPICH 4.0.2's own test suite (test/mpi/coll, and test/mpi/comm and
 # test/mpi/attr with --suite) with topoa2a's algorithms selected through
-# LD_PRELOAD of libtopoa2a.so.
+# LD_PRELOAD of libtopoa2a.so (or the native door, --native); --mpich-src
+# takes test/mpi from another MPICH source (MPICH 5.0's own tests).
 #
-# Usage: ci/mpich-testsuite.sh [--full | --suite "comm attr"] [--maxnp N] [--no-preload | --native PREFIX] [--algs "A B ..."] [--verbose]
+# Usage: ci/mpich-testsuite.sh [--full | --suite "comm attr"] [--maxnp N] [--no-preload | --native PREFIX] [--mpich-src DIR] [--algs "A B ..."] [--verbose]
 #   (default)     the blocking MPI_Alltoall/MPI_Alltoallv tests listed in
 #                 ci/mpich-testsuite/alltoall.testlist, once per algorithm:
 #                 ring ring_bidir mesh hypercube onefactor onefactor_xor node_aware
@@ -39,6 +40,17 @@
 #                 installed in PREFIX (ci/build-mpich.sh) through
 #                 LD_LIBRARY_PATH, with MPIR_CVAR_COLL_PLUGIN naming
 #                 TOPOA2A_NATIVE_LIB (default <repo>/build/plugin/libtopoa2a_native.so)
+#   --mpich-src DIR  MPICH's test/mpi from the MPICH source tree DIR instead
+#                 of Debian's source package (same as MPICH_SRC=DIR): a
+#                 release tarball or a generated tree, or a git checkout of
+#                 pmodels/mpich (its test/mpi is then generated once into the
+#                 cache by test/mpi/autogen.sh, which needs autoconf, automake,
+#                 libtool and python3). The test programs are built against
+#                 the MPICH of --native PREFIX when that is the source's
+#                 version (e.g. MPICH 5.0's tests on the patched 5.0.1), else
+#                 against Debian's. Tests run individually
+#                 (MPITEST_RUN_INDIVIDUAL: MPICH 5.0's runtests would
+#                 otherwise run them inside one run_mpitests program)
 #   --maxnp N     --full and --suite: run every testlist entry with more than N
 #                 processes with N instead, dropping entries that then repeat
 #                 one already listed (default 4, TOPOA2A_FULL_MAXNP; 0 keeps
@@ -59,7 +71,8 @@
 #                      package version, mpicc -show> (the list files choose
 #                      what runs, not how the tree is built: editing them
 #                      does not rebuild)
-#   MPICH_SRC          use this unpacked MPICH source instead of fetching one
+#   MPICH_SRC          use this MPICH source tree instead of fetching one
+#                      (see --mpich-src)
 #   TOPOA2A_ARTIFACTS  output directory (default <repo>/build/mpich-testsuite)
 #   MPITEST_TIMEOUT    per-test limit in seconds (default here 120, 180 with
 #                      --full), enforced by mpiexec (MPIEXEC_TIMEOUT, set by
@@ -116,7 +129,8 @@ MPICH_ALLTOALLV_VALUES="auto nb pairwise_sendrecv_replace scattered"
 CACHE=${TOPOA2A_CACHE:-/var/cache/topoa2a}
 ART=${TOPOA2A_ARTIFACTS:-$REPO/build/mpich-testsuite}
 JOBS=${JOBS:-$(nproc)}
-CONFIGURE_ARGS=(--with-mpi=/usr --disable-fortran --disable-cxx --disable-romio
+TEST_MPI=/usr   # the MPI the test programs are built against (see --mpich-src)
+CONFIGURE_ARGS=(--disable-fortran --disable-cxx --disable-romio
                 --disable-spawn --disable-dtpools --disable-ft-tests --disable-perftest)
 PACKAGES=(mpich libmpich-dev perl make gcc libc6-dev dpkg-dev xz-utils procps
           debian-archive-keyring)
@@ -139,6 +153,8 @@ while (($#)); do
     --suite=*) SUITES=${1#--suite=} ;;
     --no-preload) PRELOAD=0 ;;
     --native) (($# >= 2)) || die "--native needs a prefix"; NATIVE=$2; PRELOAD=0; shift ;;
+    --mpich-src) (($# >= 2)) || die "--mpich-src needs a directory"; MPICH_SRC=$2; shift ;;
+    --mpich-src=*) MPICH_SRC=${1#--mpich-src=} ;;
     --algs) (($# >= 2)) || die "--algs needs a value"; ALGS=$2; shift ;;
     --algs=*) ALGS=${1#--algs=} ;;
     --verbose) VERBOSE=1 ;;
@@ -196,11 +212,46 @@ fi
 
 # ---- packages ----------------------------------------------------------------
 # ---- MPICH source ------------------------------------------------------------
+# A git checkout of MPICH has no test/mpi/configure: generate one (once, in
+# the cache, keyed by the files it is made from) with test/mpi/autogen.sh in
+# a copy of test/mpi beside the confdb and maint/version.m4 it takes; sets SRC.
+generate_test_source() {
+  local from=$1 key gen
+  ensure_packages autoconf automake libtool python3
+  key=$( { (cd "$from" && find test/mpi confdb maint/version.m4 -type f ! -path '*/.git/*' -print0 |
+             LC_ALL=C sort -z | xargs -0 sha256sum); } | sha256sum | cut -c1-16)
+  gen=$CACHE/src/mpich-testsrc-$key
+  if [[ ! -f $gen/.topoa2a-complete ]]; then
+    log "generating test/mpi of $from (test/mpi/autogen.sh) in $gen"
+    rm -rf "$gen" "$gen.tmp"; mkdir -p "$gen.tmp/maint" "$gen.tmp/test"
+    cp -a "$from/test/mpi" "$gen.tmp/test/mpi"
+    cp -a "$from/confdb" "$gen.tmp/confdb"
+    cp -a "$from/maint/version.m4" "$gen.tmp/maint/version.m4"
+    (cd "$gen.tmp/test/mpi" && ./autogen.sh) > "$gen.tmp/autogen.log" 2>&1 ||
+      { tail -n 30 "$gen.tmp/autogen.log" >&2; die "test/mpi/autogen.sh failed, see $gen.tmp/autogen.log"; }
+    touch "$gen.tmp/.topoa2a-complete"
+    mv "$gen.tmp" "$gen"
+  fi
+  SRC=$gen
+}
+# The MPICH version of a test source ("" if it does not say) and of an
+# installed MPICH.
+source_version() {
+  sed -n 's/^m4_define(\[MPICH_VERSION_m4\],\[\([^]]*\)\]).*/\1/p' "$1/test/mpi/version.m4" 2>/dev/null | head -n1
+}
+prefix_version() {
+  sed -n 's/^#define MPICH_VERSION "\(.*\)"$/\1/p' "$1/include/mpi.h" 2>/dev/null | head -n1
+}
 fetch_source() {  # sets SRC
   if [[ -n ${MPICH_SRC:-} ]]; then
     SRC=$(readlink -f "$MPICH_SRC")
-    [[ -f $SRC/test/mpi/configure && -f $SRC/test/mpi/runtests.in ]] ||
-      die "MPICH_SRC=$MPICH_SRC has no test/mpi/configure"
+    # runtests.in up to 4.x; MPICH 5.0 ships runtests itself
+    if [[ -f $SRC/test/mpi/configure && ( -f $SRC/test/mpi/runtests.in || -f $SRC/test/mpi/runtests ) ]]; then
+      return 0
+    fi
+    [[ -f $SRC/test/mpi/autogen.sh && -d $SRC/confdb && -f $SRC/maint/version.m4 ]] ||
+      die "MPICH_SRC=$MPICH_SRC: neither a generated test/mpi (configure) nor an MPICH checkout (test/mpi/autogen.sh, confdb, maint/version.m4)"
+    generate_test_source "$SRC"
     return 0
   fi
   local upver dl tmp orig DL
@@ -327,8 +378,8 @@ cache_key() {
   {
     sed -n '/^# ---- build (cached)/,/^# ---- wrapper/p' "$SELF" | sha256sum | awk '{print $1}'
     dpkg-query -W -f='${Package} ${Version}\n' mpich libmpich-dev
-    mpicc -show
-    printf '%s\n' "${CONFIGURE_ARGS[@]}"
+    "$TEST_MPI/bin/mpicc" -show
+    printf '%s\n' "--with-mpi=$TEST_MPI" "${CONFIGURE_ARGS[@]}"
     (cd "$SRC/test/mpi" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
   } | sha256sum | cut -c1-16
 }
@@ -341,7 +392,7 @@ build_tree() {  # sets TREE; caller holds the cache lock
     log "configuring test/mpi in $root (cold build)"
     rm -rf "$root"; mkdir -p "$root"
     cp -a "$SRC/test/mpi" "$TREE"
-    (cd "$TREE" && ./configure "${CONFIGURE_ARGS[@]}") > "$root/configure.log" 2>&1 ||
+    (cd "$TREE" && ./configure --with-mpi="$TEST_MPI" "${CONFIGURE_ARGS[@]}") > "$root/configure.log" 2>&1 ||
       { tail -n 30 "$root/configure.log" >&2; die "configure failed, see $root/configure.log"; }
     { make -C "$TREE/util" -j"$JOBS" && make -C "$TREE/dtpools" -j"$JOBS"; } > "$root/build.log" 2>&1 ||
       { tail -n 30 "$root/build.log" >&2; die "building util/ failed, see $root/build.log"; }
@@ -401,7 +452,7 @@ run_alg() {  # $1 = algorithm value; writes $ART/runs/$1/
   local alg=$1 out=$ART/runs/$1 rc=0 v
   mkdir -p "$out"
   : > "$out/stats.log"
-  local -a envs=(MPIR_CVAR_TOPOA2A_STATS=1
+  local -a envs=(MPIR_CVAR_TOPOA2A_STATS=1 MPITEST_RUN_INDIVIDUAL=1
                  TOPOA2A_STATS_LOG="$out/stats.log"
                  MPITEST_PROGRAM_WRAPPER="$WRAPPER")
   if ((NONBLOCKING)); then
@@ -431,9 +482,10 @@ run_alg() {  # $1 = algorithm value; writes $ART/runs/$1/
                -junitfile="$out/summary.junit.xml")
   ((VERBOSE)) && rt+=(-verbose)
   local dir
-  if ((FULL)); then dir=$TREE/coll; rt+=(-srcdir=. -tests="$ART/testlist")
-  else dir=$TREE; rt+=(-srcdir=. -tests="$ART/testlist")
-  fi
+  if ((FULL)); then dir=$TREE/coll; else dir=$TREE; fi
+  # relative to the directory runtests runs in: MPICH 5.0's runtests reads
+  # the list as ./<given path>
+  rt+=(-srcdir=. -tests="$(realpath --relative-to="$dir" "$ART/testlist")")
   log "running $alg: ${envs[*]:0:2}$( ((PRELOAD)) && echo " LD_PRELOAD=(copy of) $LIB_SRC")$([[ -n $NATIVE ]] && echo " native: $NATIVE")"
   local t0=$SECONDS
   (cd "$dir" && env "${unset_args[@]}" USER="${USER:-$(id -un)}" "${envs[@]}" "${rt[@]}") \
@@ -481,6 +533,12 @@ mkdir -p "$CACHE"
 exec 9> "$CACHE/.lock"
 flock 9     # one run at a time per cache: the test tree and the 2 cores are shared
 fetch_source
+SRC_VERSION=$(source_version "$SRC")
+if [[ -n $NATIVE && -n $SRC_VERSION && $SRC_VERSION != "$(mpich_upstream_version)" &&
+      $SRC_VERSION == "$(prefix_version "$NATIVE")" && -x $NATIVE/bin/mpicc ]]; then
+  TEST_MPI=$NATIVE
+fi
+log "test source: $SRC (MPICH ${SRC_VERSION:-version unknown}), built with $TEST_MPI/bin/mpicc"
 check_selection
 build_tree
 T_BUILD=$((SECONDS - T_START))
