@@ -314,7 +314,7 @@ TOPOA2A_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype
   }
   const Decision d =
       decide(g_config.alltoall, g_config, *state, bytes, sendbuf == MPI_IN_PLACE, recvcount);
-  if (g_config.alltoall.topo_auto) state->stats()->chose("alltoall", auto_choice_name(d));
+  record_choice(*state, "alltoall", d);
   if (!d.algo) {
     // topo_auto preferred one of MPICH's: MPICH runs it, pinned through
     // MPI_T for this call (or MPICH's own selection where that cannot be).
@@ -374,10 +374,8 @@ TOPOA2A_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], co
   Selection sel = g_config.alltoallv;
   if (sel.topo_auto) sel = Selection{"onefactor", &algorithm(AlgorithmId::kOneFactor), false};
   Decision d = decide(sel, g_config, *state, 0);
-  if (g_config.alltoallv.topo_auto) {
-    d.how = "topo_auto";
-    state->stats()->chose("alltoallv", auto_choice_name(d));
-  }
+  if (g_config.alltoallv.topo_auto) d.how = "topo_auto";
+  record_choice(*state, "alltoallv", d);
   if (!d.algo) return mpich();
   std::string why;
   const MPI_Comm shadow = private_comm(d, *state, comm, &why);

@@ -38,8 +38,7 @@ int start_nb(const char* op_name, const char* stats_op, const Selection& sel, Co
     Launched l;
     Decision d = forced;
     if (sel.topo_auto && agreed) d = decide(sel, cfg, *state, bytes, in_place, count);
-    if (agreed && !auto_choice_name(d).empty())
-      state->stats()->chose(stats_op, auto_choice_name(d));
+    record_choice(*state, stats_op, d);
     if (!agreed || !d.algo || !d.cannot_run.empty()) {
       l.err = mpich(slot, &l.mpich);  // MPICH's own selection, on the private communicator
       return l;

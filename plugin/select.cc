@@ -57,10 +57,14 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
   return d;
 }
 
-std::string auto_choice_name(const Decision& d) {
-  if (d.how.rfind("topo_auto", 0) != 0) return "";
-  if (d.algo) return d.algo->name;
-  return d.mpich.empty() || d.mpich == "auto" ? "mpich" : "mpich:" + d.mpich;
+void record_choice(CommCore& state, const std::string& op, const Decision& d) {
+  if (d.how.rfind("topo_auto", 0) != 0) return;
+  std::string name = "mpich";  // MPICH's own selection
+  if (d.algo)
+    name = d.algo->name;
+  else if (!d.mpich.empty() && d.mpich != "auto")
+    name += ":" + d.mpich;
+  state.stats()->chose(op, name);
 }
 
 }  // namespace topoa2a

@@ -28,8 +28,9 @@ struct Decision {
 Decision decide(const Selection& sel, const Config& config, CommCore& state, long long bytes,
                 bool in_place = false, long long count = -1);
 
-// topo_auto's choice in `d` as CommStats::chose records it (an algorithm's
-// name, "mpich" or "mpich:<name>"); empty when `d` is not topo_auto's.
-std::string auto_choice_name(const Decision& d);
+// Records on `state`'s statistics topo_auto's choice in `d` for `op` (an
+// algorithm's name, "mpich" or "mpich:<name>": CommStats::last_choice);
+// nothing when `d` is not topo_auto's.
+void record_choice(CommCore& state, const std::string& op, const Decision& d);
 
 }  // namespace topoa2a

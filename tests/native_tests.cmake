@@ -15,9 +15,9 @@ if(NOT TOPOA2A_PATCHED_MPICH OR NOT EXISTS "${TOPOA2A_PATCHED_MPICH}/lib/libmpic
 endif()
 
 # Its MPICH version (4.0.2, 5.0.1), for the few tests that depend on it.
-execute_process(COMMAND ${TOPOA2A_PATCHED_MPICH}/bin/mpichversion OUTPUT_VARIABLE mpichversion
-                ERROR_QUIET)
-string(REGEX MATCH "Version:[ \t]*([0-9.]+)" _ "${mpichversion}")
+file(STRINGS ${TOPOA2A_PATCHED_MPICH}/include/mpi.h mpich_version_line
+     REGEX "^#define MPICH_VERSION \"")
+string(REGEX MATCH "\"([0-9.]+)" _ "${mpich_version_line}")
 set(TOPOA2A_PATCHED_MPICH_VERSION "${CMAKE_MATCH_1}")
 message(STATUS "Patched MPICH ${TOPOA2A_PATCHED_MPICH_VERSION} in ${TOPOA2A_PATCHED_MPICH}")
 
@@ -101,10 +101,8 @@ endforeach()
 # algorithm names of its MPICH version (MPICH asserts on an unknown one:
 # 5.0 renamed several), so 5.0 takes the -5.0 files: 5.0.1's
 # maint/tuning/coll/mpir/generic.json with the same alltoall part.
-file(STRINGS ${TOPOA2A_PATCHED_MPICH}/include/mpi.h mpich_version_line
-     REGEX "^#define MPICH_VERSION \"")
 set(tuning_suffix "")
-if(mpich_version_line MATCHES "\"5\\.")
+if(TOPOA2A_PATCHED_MPICH_VERSION MATCHES "^5\\.")
   set(tuning_suffix "-5.0")
 endif()
 set(tuning -genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE

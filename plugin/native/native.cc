@@ -169,8 +169,7 @@ MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* stat
   const Call call = decide_call(a, s, ctx);
   const Decision& d = call.decision;
   std::string reason = call.refused.empty() ? d.cannot_run : call.refused;
-  const std::string chosen = auto_choice_name(d);
-  if (!chosen.empty()) s.stats()->chose(op_name(call.alltoallv), chosen);
+  record_choice(s, op_name(call.alltoallv), d);
   if (d.algo && reason.empty()) return MPICH_COLL_PLUGIN_RUN;
   stats_add(*s.stats(), op_name(call.alltoallv), "mpich", 0, 0);  // MPICH runs this call
   if (!d.algo) {  // topo_auto chose one of MPICH's algorithms
