@@ -1,8 +1,9 @@
 // topoa2a-overlap: osu_ialltoall-compatible overlap test of every candidate
 // nonblocking all-to-all in one run: topoa2a's algorithms (selected with
-// topoa2a_select("ialltoall", ...), libtopoa2a.so preloaded) and MPICH's
-// nonblocking algorithms (MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM written
-// through MPI_T, topoa2a handing the call back to MPICH).
+// topoa2a_select("ialltoall", ...), libtopoa2a.so preloaded; in the native
+// door, on the patched MPICH, through MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM
+// written with MPI_T) and MPICH's nonblocking algorithms (that variable
+// written through MPI_T, topoa2a handing the call back to MPICH).
 //
 // Per candidate and message size, as OSU's osu_ialltoall does: the pure
 // communication time (MPI_Ialltoall + MPI_Wait), then the same with
@@ -96,6 +97,11 @@ int main(int argc, char** argv) {
     }
   }
   auto select = reinterpret_cast<SelectFn>(dlsym(RTLD_DEFAULT, "topoa2a_select"));
+  topoa2a::MpiT mpit;
+  topoa2a::EnumCvar cvar(mpit, "MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM", kMpichValues);
+  // The native door (the patched MPICH, no preload): MPICH's own variable
+  // takes topoa2a's values too, and MPI_T lists them.
+  const bool native = !select && cvar.ok() && cvar.has("ring");
   std::vector<std::string> candidates;
   if (!list.empty()) {
     for (size_t at = 0; at <= list.size();) {
@@ -104,16 +110,18 @@ int main(int argc, char** argv) {
       at = comma + 1;
     }
   } else {
-    if (select) {
-      for (const topoa2a::Algorithm& a : topoa2a::algorithms()) candidates.push_back(a.name);
+    if (select || native) {
+      for (const topoa2a::Algorithm& a : topoa2a::algorithms())
+        if (!native || cvar.has(a.name)) candidates.push_back(a.name);
       candidates.push_back("topo_auto");
     }
     for (const std::string& v : kMpichCandidates) candidates.push_back("mpich:" + v);
   }
-  topoa2a::MpiT mpit;
-  topoa2a::EnumCvar cvar(mpit, "MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM", kMpichValues);
   if (me == 0)
-    std::printf("# topoa2a-overlap (osu_ialltoall style), %d ranks, %d iterations\n", p, iters);
+    std::printf("# topoa2a-overlap (osu_ialltoall style), %d ranks, %d iterations, %s\n", p, iters,
+                select   ? "preload door"
+                : native ? "native door"
+                         : "MPICH only");
   for (const std::string& c : candidates) {
     const bool mpich = c.rfind("mpich:", 0) == 0;
     const std::string v = mpich ? c.substr(6) : c;
@@ -121,8 +129,10 @@ int main(int argc, char** argv) {
     if (mpich) {
       if (select) ok = select("ialltoall", "auto") == 0;
       ok = ok && cvar.ok() && cvar.has(v) && cvar.write(v);
+    } else if (select) {
+      ok = select("ialltoall", v.c_str()) == 0;
     } else {
-      ok = select && select("ialltoall", v.c_str()) == 0;
+      ok = native && cvar.write(v);
     }
     if (me == 0)
       std::printf("\n# candidate %s%s\n", c.c_str(), ok ? "" : ": cannot select, skipped");

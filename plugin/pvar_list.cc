@@ -12,8 +12,7 @@ namespace topoa2a {
 namespace {
 
 // The statistics' operations and the MPI call each counts (the nonblocking
-// and persistent ones are the preload door's only; in the native door their
-// counters stay 0 and their choice "none").
+// and persistent ones in the native door on hosts of plugin ABI 4).
 constexpr const char* kOps[][2] = {{"alltoall", "Alltoall"},
                                    {"alltoallv", "Alltoallv"},
                                    {"ialltoall", "Ialltoall"},

@@ -350,6 +350,11 @@ TEST(Nonblocking, MismatchedCountsEndInBoundedTimeWithTruncate) {
   if (expected().empty() || world_size() < 2) GTEST_SKIP() << "needs the library and 2 ranks";
   // topo_auto: the ranks disagree on the block size, so MPICH's algorithm runs.
   if (expected() == "topo_auto") GTEST_SKIP() << "MPICH's algorithm runs on a disagreement";
+  // The native door: MPICH's own scheduler runs the messages, and like
+  // MPICH's nonblocking algorithms it does not look at receive statuses.
+  const char* front = std::getenv("TOPOA2A_FRONT");
+  if (front && std::string(front) == "native")
+    GTEST_SKIP() << "native door: MPICH's scheduler does not report truncation";
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);

@@ -230,3 +230,6 @@ add_test(NAME preload_on_patched_mpich_pvars_np3
                  -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ring $<TARGET_FILE:mpi_pvars>)
 set_tests_properties(preload_on_patched_mpich_pvars_np3 PROPERTIES TIMEOUT 120
                      LABELS "mpi;preload;native")
+
+# The nonblocking and persistent calls (plugin ABI 4, both series).
+include(native_nb_tests.cmake)

@@ -3,7 +3,7 @@
  *     See COPYRIGHT in top-level directory
  */
 
-/* MPICH collective plugin ABI (version 3).
+/* MPICH collective plugin ABI (version 4).
  *
  * MPICH loads one plugin at MPI_Init: the shared object named by
  * MPIR_CVAR_COLL_PLUGIN (default "libtopoa2a_native.so", looked up first
@@ -21,11 +21,13 @@
  * error class (MPI_SUCCESS when it succeeded).
  *
  * Versions. The host table only grows: version 2 appends register_counter
- * to version 1's table, version 3 register_pvar. A plugin reads a member
- * only when the host's abi_version is at least the version that added it,
- * so a plugin built against this header runs on a version-1 host (without
- * its MPI_T variables) or a version-2 host (with its per-process counters
- * only), and older plugins run on this host.
+ * to version 1's table, version 3 register_pvar, version 4 the schedules of
+ * the nonblocking and persistent calls (register_sched_algorithm and the
+ * sched_* members). A plugin reads a member only when the host's
+ * abi_version is at least the version that added it, so a plugin built
+ * against this header runs on a version-1 host (without its MPI_T
+ * variables), a version-2 host (with its per-process counters only) or a
+ * version-3 host (blocking calls only), and older plugins run on this host.
  */
 #ifndef MPICH_COLL_PLUGIN_H_INCLUDED
 #define MPICH_COLL_PLUGIN_H_INCLUDED
@@ -36,7 +38,7 @@
 extern "C" {
 #endif
 
-#define MPICH_COLL_PLUGIN_ABI_VERSION 3
+#define MPICH_COLL_PLUGIN_ABI_VERSION 4
 #define MPICH_COLL_PLUGIN_ENTRY "MPICH_Coll_plugin_init"
 
 /* The host's communicator, opaque to the plugin. */
@@ -46,7 +48,9 @@ typedef void *MPICH_Coll_plugin_request;
 
 typedef enum {
     MPICH_COLL_PLUGIN_ALLTOALL = 1,
-    MPICH_COLL_PLUGIN_ALLTOALLV = 2
+    MPICH_COLL_PLUGIN_ALLTOALLV = 2,
+    MPICH_COLL_PLUGIN_IALLTOALL = 3,    /* version 4: MPI_Ialltoall, MPI_Alltoall_init */
+    MPICH_COLL_PLUGIN_IALLTOALLV = 4    /* version 4: MPI_Ialltoallv, MPI_Alltoallv_init */
 } MPICH_Coll_plugin_coll;
 
 /* The arguments of one call. Alltoall uses the counts; alltoallv the arrays
@@ -83,6 +87,35 @@ typedef struct {
                 void *comm_state, void *ctx);
     void *ctx;
 } MPICH_Coll_plugin_algorithm;
+
+/* Version 4. A schedule being built: a dependency graph of vertices (sends,
+ * receives, local copies, joins, callbacks) that MPICH's transport-based
+ * scheduler (gentran) runs for a nonblocking or persistent call, advanced
+ * by MPICH's progress engine. Opaque; valid only during `build`. */
+typedef struct MPICH_Coll_plugin_sched MPICH_Coll_plugin_sched;
+
+/* Version 4. An algorithm of a nonblocking collective (coll is
+ * MPICH_COLL_PLUGIN_IALLTOALL or _IALLTOALLV), selected by
+ * MPIR_CVAR_I<COLL>_INTRA_ALGORITHM=<name>; the persistent call
+ * (MPI_<Coll>_init) builds the same schedule once and MPICH runs it at each
+ * MPI_Start. is_persistent: 1 for MPI_<Coll>_init, 0 for MPI_I<coll>.
+ * check is as for blocking algorithms (USE_MPICH's why names one of
+ * MPICH's nonblocking algorithms, e.g. "tsp_scattered", or "" for MPICH's
+ * own selection). build adds the call's vertices through the
+ * host's sched_* members; vertex ids are the host's. Buffers the schedule
+ * needs come from sched_malloc. An error from build discards the schedule
+ * (MPICH raises it from the call). */
+typedef struct {
+    MPICH_Coll_plugin_coll coll;
+    const char *name;
+    MPICH_Coll_plugin_verdict(*check) (const MPICH_Coll_plugin_args * args,
+                                       MPICH_Coll_plugin_comm * comm, void *comm_state,
+                                       void *ctx, int is_persistent, char *why, int why_len);
+    int (*build) (const MPICH_Coll_plugin_args * args, MPICH_Coll_plugin_comm * comm,
+                  void *comm_state, void *ctx, int is_persistent,
+                  MPICH_Coll_plugin_sched * sched);
+    void *ctx;
+} MPICH_Coll_plugin_sched_algorithm;
 
 /* What MPICH offers the plugin. */
 typedef struct {
@@ -152,6 +185,36 @@ typedef struct {
                           const char *category_desc, int varclass, int bind,
                           const char *enum_name, int nitems, const char *const *items,
                           void (*read) (void *ctx, void *comm_state, void *out), void *ctx);
+
+    /* Version 4. Registration of a nonblocking algorithm, during the entry
+     * point only. */
+    int (*register_sched_algorithm) (const MPICH_Coll_plugin_sched_algorithm * algorithm);
+    /* Vertices of a schedule being built. Each starts once the n_in
+     * vertices listed in in (ids returned earlier by these calls) have
+     * completed, and stores its own id in *vtx. Sends and receives use the
+     * communicator's collective context and a tag of this schedule's own,
+     * so outstanding calls on one communicator never match each other's
+     * messages; between two ranks they match in the order they are issued
+     * (the plugin orders them with dependencies). A receive longer than
+     * its buffer fails the request with MPI_ERR_TRUNCATE. */
+    int (*sched_isend) (const void *buf, MPI_Aint count, MPI_Datatype type, int dest,
+                        MPICH_Coll_plugin_sched * sched, int n_in, const int *in, int *vtx);
+    int (*sched_irecv) (void *buf, MPI_Aint count, MPI_Datatype type, int source,
+                        MPICH_Coll_plugin_sched * sched, int n_in, const int *in, int *vtx);
+    /* Copies incount elements of intype at inbuf to outbuf as outcount
+     * elements of outtype (the type signatures must match). */
+    int (*sched_copy) (const void *inbuf, MPI_Aint incount, MPI_Datatype intype, void *outbuf,
+                       MPI_Aint outcount, MPI_Datatype outtype, MPICH_Coll_plugin_sched * sched,
+                       int n_in, const int *in, int *vtx);
+    /* Completes once its n_in vertices have: a join, to depend on many. */
+    int (*sched_join) (MPICH_Coll_plugin_sched * sched, int n_in, const int *in, int *vtx);
+    /* Calls fn(data) once its n_in vertices have completed, at every run of
+     * the schedule (each MPI_Start of a persistent request); fn returns an
+     * MPI error class. */
+    int (*sched_callback) (int (*fn) (void *data), void *data, MPICH_Coll_plugin_sched * sched,
+                           int n_in, const int *in, int *vtx);
+    /* Memory that lives as long as the schedule (NULL: out of memory). */
+    void *(*sched_malloc) (MPI_Aint bytes, MPICH_Coll_plugin_sched * sched);
 } MPICH_Coll_plugin_host;
 
 /* The plugin's entry point: returns MPI_SUCCESS, or an error class to make
