@@ -187,10 +187,6 @@ if [[ -n $NATIVE ]]; then
   # only as topo_auto's choice): MPI_Init would reject it.
   TOPOA2A_ALGS_DEFAULT=${TOPOA2A_ALGS_DEFAULT/ node_aware_log/}
   ALLTOALLV_ALGS=${ALLTOALLV_ALGS/ node_aware_log/}
-  # MPI_Ialltoallv in the native door: the direct exchanges only (the others
-  # forward blocks whose sizes a schedule MPICH runs cannot know when it is
-  # built; MPICH's own algorithm runs them, per MPIR_CVAR_COLLECTIVE_FALLBACK).
-  ((NONBLOCKING)) && ALLTOALLV_ALGS="onefactor direct_scheduled"
 fi
 OURS=$PRELOAD; [[ -n $NATIVE ]] && OURS=1   # topoa2a takes part: its stats are expected
 [[ $MAXNP =~ ^[0-9]+$ ]] || die "--maxnp: not a number: $MAXNP"

@@ -83,6 +83,15 @@ class Payload {
   virtual long long bytes_sent() const = 0;
 };
 
+// MPI_Alltoallv's payload (exec_v.cc: self-describing forwarded messages)
+// for a driver other than the engine (coll/graph_v.cc). send_base: where
+// the send blocks are: args.sendbuf, or with MPI_IN_PLACE a copy of the
+// receive buffer addressed like it (the send side then has the receive
+// side's counts, displacements and type). The arrays of args must outlive
+// the payload.
+int make_alltoallv_payload(Transport& tr, const AlltoallvArgs& args, const void* send_base, int me,
+                           std::unique_ptr<Payload>* out);
+
 class Engine;
 
 // One run of a plan with at most `window` messages in flight (0: round by

@@ -174,6 +174,26 @@ class AlltoallvOp final : public detail::PlanOperation {
 
 }  // namespace
 
+namespace detail {
+
+int make_alltoallv_payload(Transport& tr, const AlltoallvArgs& args, const void* send_base, int me,
+                           std::unique_ptr<Payload>* out) {
+  VSide recv{
+      static_cast<const char*>(args.recvbuf), args.recvcounts, args.rdispls, args.recvtype, {}};
+  if (const int err = tr.type_info(args.recvtype, &recv.info); err != MPI_SUCCESS) return err;
+  VSide send = recv;
+  send.base = static_cast<const char*>(send_base);
+  if (args.sendbuf != MPI_IN_PLACE) {
+    send = VSide{
+        static_cast<const char*>(send_base), args.sendcounts, args.sdispls, args.sendtype, {}};
+    if (const int err = tr.type_info(args.sendtype, &send.info); err != MPI_SUCCESS) return err;
+  }
+  *out = std::make_unique<VPayload>(tr, send, recv, me);
+  return MPI_SUCCESS;
+}
+
+}  // namespace detail
+
 std::unique_ptr<Operation> start_alltoallv(const Plan& plan, Transport& tr,
                                            const AlltoallvArgs& args, int window) {
   return std::make_unique<AlltoallvOp>(plan, tr, args, window, true);

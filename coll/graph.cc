@@ -1,80 +1,107 @@
 #include "coll/graph.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
-#include "coll/exec_buffers.h"
+#include "coll/graph_parts.h"
 
 namespace topoa2a {
+namespace detail {
+
+int in_place_side(const Side& recv, int p, GraphBuilder& b, Side* send, std::vector<int>* base) {
+  *send = recv;
+  bool any = false;
+  MPI_Aint lo = 0, hi = 0;
+  for (int i = 0; i < p; ++i) {
+    const MPI_Aint n = recv.block_count(i);
+    if (n == 0) continue;
+    const MPI_Aint first = recv.counts ? static_cast<MPI_Aint>(recv.displs[i]) * recv.info.extent
+                                       : i * recv.count * recv.info.extent;
+    MPI_Aint l, h;
+    footprint(recv.info, first, n, &l, &h);
+    lo = any ? std::min(lo, l) : l;
+    hi = any ? std::max(hi, h) : h;
+    any = true;
+  }
+  if (!any) return MPI_SUCCESS;
+  char* copy = static_cast<char*>(b.alloc(hi - lo));
+  if (!copy) return MPI_ERR_NO_MEM;
+  int v;
+  if (const int err = b.copy(at(recv.base, lo), hi - lo, MPI_BYTE, copy, hi - lo, MPI_BYTE, {}, &v);
+      err != MPI_SUCCESS)
+    return err;
+  base->push_back(v);
+  send->base = at(copy, -lo);
+  return MPI_SUCCESS;
+}
+
+int self_copy(const Side& send, const Side& recv, int me, GraphBuilder& b,
+              std::vector<int>* extra) {
+  if (recv.bytes(me) == 0) return MPI_SUCCESS;
+  int v;
+  const int err = b.copy(send.addr(me), send.block_count(me), send.type, recv.addr(me),
+                         recv.block_count(me), recv.type, {}, &v);
+  if (err == MPI_SUCCESS) extra->push_back(v);
+  return err;
+}
+
+int add_steps(const Plan& plan, int window, GraphBuilder& b, const std::vector<int>& base,
+              const StepAdder& add, int* last) {
+  const int nsteps = static_cast<int>(plan.steps.size());
+  std::vector<int> done(static_cast<size_t>(nsteps), -1);  // steps 0..k complete
+  int j = 0;
+  long long in_window = 0;  // messages of steps j..k
+  for (int k = 0; k < nsteps; ++k) {
+    in_window += plan.steps[k].messages();
+    while (j < k && (k - j >= plan.depth || in_window > window))
+      in_window -= plan.steps[j++].messages();
+    std::vector<int> enter = base;
+    if (j > 0) enter.push_back(done[j - 1]);
+    std::vector<int> vtx;
+    if (const int err = add(plan.steps[k], enter, &vtx); err != MPI_SUCCESS) return err;
+    if (k > 0) vtx.push_back(done[k - 1]);
+    if (const int err = b.join(vtx, &done[k]); err != MPI_SUCCESS) return err;
+  }
+  std::vector<int> all = base;
+  if (nsteps > 0) all.push_back(done[nsteps - 1]);
+  return b.join(all, last);
+}
+
+}  // namespace detail
+
 namespace {
 
 using detail::at;
+using detail::Side;
 
-// Where the user's blocks are: block i of a side is `count(i)` elements of
-// its datatype at `addr(i)`.
-struct Side {
-  const char* base = nullptr;  // may be MPI_BOTTOM
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  TypeInfo info;
-  MPI_Aint count = 0;           // alltoall: elements per block
-  const int* counts = nullptr;  // alltoallv
-  const int* displs = nullptr;  // alltoallv
-  MPI_Aint block_count(int i) const { return counts ? counts[i] : count; }
-  char* addr(int i) const {
-    const MPI_Aint first = counts ? static_cast<MPI_Aint>(displs[i]) : i * count;
-    return at(base, first * info.extent);
+// What a fixed graph reports at the end of each run: the same every time.
+struct FixedDone final : GraphState {
+  GraphDone done;
+  GraphStats stats;
+  static int call(void* self) {
+    auto& d = *static_cast<FixedDone*>(self);
+    if (d.done) d.done(d.stats);
+    return MPI_SUCCESS;
   }
-  Message message(int i, int peer) const { return {addr(i), block_count(i), type, peer}; }
-  MPI_Aint bytes(int i) const { return block_count(i) * info.size; }
 };
 
+// Fixed-size blocks in scratch slots of bs bytes (plan.h), or direct
+// messages only (alltoallv of the direct exchanges: bs 0, no slots).
 class Maker {
  public:
-  Maker(const Plan& plan, int window, GraphBuilder& b, const Side& send, const Side& recv,
-        char* scratch, MPI_Aint bs, GraphStats* stats)
+  Maker(const Plan& plan, GraphBuilder& b, const Side& send, const Side& recv, char* scratch,
+        MPI_Aint bs, GraphStats* stats)
       : plan_(plan),
-        window_(window),
         b_(b),
         send_(send),
         recv_(recv),
         scratch_(scratch),
         bs_(bs),
-        stats_(*stats) {}
-
-  // Every vertex waits for these (the in-place copy).
-  std::vector<int> base;
-
-  int build(int* last) {
-    const int nsteps = static_cast<int>(plan_.steps.size());
-    recv_vtx_.assign(static_cast<size_t>(plan_.messages), -1);
-    last_send_.assign(static_cast<size_t>(plan_.p), -1);
-    last_recv_.assign(static_cast<size_t>(plan_.p), -1);
-    std::vector<int> done(static_cast<size_t>(nsteps), -1);  // steps 0..k complete
-    int j = 0;
-    long long in_window = 0;  // messages of steps j..k
-    for (int k = 0; k < nsteps; ++k) {
-      in_window += plan_.steps[k].messages();
-      while (j < k && (k - j >= plan_.depth || in_window > window_))
-        in_window -= plan_.steps[j++].messages();
-      std::vector<int> enter = base;
-      if (j > 0) enter.push_back(done[j - 1]);
-      std::vector<int> step_vtx;
-      if (const int err = add_step(plan_.steps[k], enter, &step_vtx); err != MPI_SUCCESS)
-        return err;
-      if (k > 0) step_vtx.push_back(done[k - 1]);
-      if (const int err = b_.join(step_vtx, &done[k]); err != MPI_SUCCESS) return err;
-    }
-    std::vector<int> all = base;
-    all.insert(all.end(), extra_.begin(), extra_.end());
-    if (nsteps > 0) all.push_back(done[nsteps - 1]);
-    stats_.rounds = plan_.rounds;
-    return b_.join(all, last);
-  }
-
-  // A vertex the last one waits for besides the steps (the self copy).
-  void add_extra(int vtx) { extra_.push_back(vtx); }
-
- private:
-  char* slot(int i) const { return scratch_ + static_cast<MPI_Aint>(i) * bs_; }
+        stats_(*stats),
+        recv_vtx_(static_cast<size_t>(plan.messages), -1),
+        last_send_(static_cast<size_t>(plan.p), -1),
+        last_recv_(static_cast<size_t>(plan.p), -1) {}
 
   int add_step(const PlanStep& step, const std::vector<int>& enter, std::vector<int>* vtx) {
     std::vector<int> gathers;  // of the whole step
@@ -147,8 +174,10 @@ class Maker {
     return MPI_SUCCESS;
   }
 
+ private:
+  char* slot(int i) const { return scratch_ + static_cast<MPI_Aint>(i) * bs_; }
+
   const Plan& plan_;
-  const int window_;
   GraphBuilder& b_;
   const Side& send_;
   const Side& recv_;
@@ -157,91 +186,56 @@ class Maker {
   GraphStats& stats_;
   std::vector<int> recv_vtx_;               // by message id
   std::vector<int> last_send_, last_recv_;  // by peer
-  std::vector<int> extra_;
 };
 
-// Bytes [lo, hi) of the receive buffer that its p blocks cover; false when
-// they cover none.
-bool recv_footprint(const Side& recv, int p, MPI_Aint* lo, MPI_Aint* hi) {
-  bool any = false;
-  for (int i = 0; i < p; ++i) {
-    const MPI_Aint n = recv.block_count(i);
-    if (n == 0) continue;
-    const MPI_Aint first = recv.counts ? static_cast<MPI_Aint>(recv.displs[i]) * recv.info.extent
-                                       : i * recv.count * recv.info.extent;
-    MPI_Aint l, h;
-    detail::footprint(recv.info, first, n, &l, &h);
-    *lo = any ? std::min(*lo, l) : l;
-    *hi = any ? std::max(*hi, h) : h;
-    any = true;
-  }
-  return any;
-}
-
-// MPI_IN_PLACE: the sends work from a copy of the receive buffer's
-// footprint, made by the first vertex (in maker.base).
-int in_place_side(const Side& recv, int p, GraphBuilder& b, Side* send, std::vector<int>* base) {
-  *send = recv;
-  MPI_Aint lo = 0, hi = 0;
-  if (!recv_footprint(recv, p, &lo, &hi)) return MPI_SUCCESS;
-  char* copy = static_cast<char*>(b.alloc(hi - lo));
-  if (!copy) return MPI_ERR_NO_MEM;
-  int v;
-  if (const int err = b.copy(at(recv.base, lo), hi - lo, MPI_BYTE, copy, hi - lo, MPI_BYTE, {}, &v);
-      err != MPI_SUCCESS)
-    return err;
-  base->push_back(v);
-  send->base = at(copy, -lo);
-  return MPI_SUCCESS;
-}
-
-// The block a rank sends itself, when not in place.
-int self_copy(const Side& send, const Side& recv, int me, GraphBuilder& b, Maker* maker) {
-  if (recv.bytes(me) == 0) return MPI_SUCCESS;
-  int v;
-  const int err = b.copy(send.addr(me), send.block_count(me), send.type, recv.addr(me),
-                         recv.block_count(me), recv.type, {}, &v);
-  if (err == MPI_SUCCESS) maker->add_extra(v);
-  return err;
-}
-
-// What both calls share: the send side (in place: a copy of the receive
-// buffer, made first), the scratch slots, the self copy, the steps.
-int build(const Plan& plan, int window, GraphBuilder& b, const Side& recv, const Side* given,
-          MPI_Aint bs, int* last, GraphStats* stats) {
+// What both fixed graphs share: the send side (in place: a copy of the
+// receive buffer, made first), the scratch slots, the self copy, the
+// steps, and the report at the end.
+int build_fixed(const Plan& plan, int window, GraphBuilder& b, const Side& recv, const Side* given,
+                MPI_Aint bs, GraphDone done) {
   Side send;
-  std::vector<int> base;
+  std::vector<int> base, extra;
   if (!given) {
-    if (const int err = in_place_side(recv, plan.p, b, &send, &base); err != MPI_SUCCESS)
+    if (const int err = detail::in_place_side(recv, plan.p, b, &send, &base); err != MPI_SUCCESS)
       return err;
   } else {
     send = *given;
+    if (const int err = detail::self_copy(send, recv, plan.rank, b, &extra); err != MPI_SUCCESS)
+      return err;
   }
   char* scratch = nullptr;
   if (plan.scratch_slots > 0 && bs > 0) {
     scratch = static_cast<char*>(b.alloc(plan.scratch_slots * bs));
     if (!scratch) return MPI_ERR_NO_MEM;
   }
-  Maker maker(plan, window, b, send, recv, scratch, bs, stats);
-  maker.base = base;
-  if (given)
-    if (const int err = self_copy(send, recv, plan.rank, b, &maker); err != MPI_SUCCESS) return err;
-  return maker.build(last);
+  auto report = std::make_unique<FixedDone>();
+  FixedDone* r = report.get();
+  r->done = std::move(done);
+  r->stats.rounds = plan.rounds;
+  if (const int err = b.keep(std::move(report)); err != MPI_SUCCESS) return err;
+  Maker maker(plan, b, send, recv, scratch, bs, &r->stats);
+  int last;
+  const int err = detail::add_steps(
+      plan, window, b, base,
+      [&](const PlanStep& step, const std::vector<int>& enter, std::vector<int>* vtx) {
+        return maker.add_step(step, enter, vtx);
+      },
+      &last);
+  if (err != MPI_SUCCESS) return err;
+  extra.push_back(last);
+  return detail::add_callback(b, detail::guarded<FixedDone::call>, r, extra);
 }
 
 }  // namespace
 
 int build_alltoall_graph(const Plan& plan, const AlltoallArgs& args, int window, GraphBuilder& b,
-                         int* last, GraphStats* stats) {
-  *last = -1;
-  *stats = GraphStats{};
+                         GraphDone done) {
   Side recv, send;
   recv.base = static_cast<const char*>(args.recvbuf);
   recv.type = args.recvtype;
   recv.count = args.recvcount;
   if (const int err = b.type_info(args.recvtype, &recv.info); err != MPI_SUCCESS) return err;
   const MPI_Aint bs = recv.bytes(0);
-  if (bs == 0) return MPI_SUCCESS;  // nothing to receive, as in MPICH
   const bool in_place = args.sendbuf == MPI_IN_PLACE;
   if (!in_place) {
     send.base = static_cast<const char*>(args.sendbuf);
@@ -250,14 +244,27 @@ int build_alltoall_graph(const Plan& plan, const AlltoallArgs& args, int window,
     if (const int err = b.type_info(args.sendtype, &send.info); err != MPI_SUCCESS) return err;
     if (send.bytes(0) != bs) return MPI_ERR_TRUNCATE;  // mismatched type signatures
   }
-  return build(plan, window, b, recv, in_place ? nullptr : &send, bs, last, stats);
+  if (bs == 0) {  // nothing to move, as in MPICH: only the report
+    Plan none;
+    none.p = plan.p;
+    none.rank = plan.rank;
+    return build_fixed(none, window, b, recv, in_place ? nullptr : &send, 0, std::move(done));
+  }
+  return build_fixed(plan, window, b, recv, in_place ? nullptr : &send, bs, std::move(done));
 }
 
+namespace detail {
+// graph_v.cc: an alltoallv plan that forwards blocks.
+int build_forwarding_alltoallv(const Plan& plan, const AlltoallvArgs& args, int window,
+                               GraphBuilder& b, std::unique_ptr<Transport> datatypes,
+                               GraphDone done);
+}  // namespace detail
+
 int build_alltoallv_graph(const Plan& plan, const AlltoallvArgs& args, int window, GraphBuilder& b,
-                          int* last, GraphStats* stats) {
-  *last = -1;
-  *stats = GraphStats{};
-  if (!graph_supports_alltoallv(plan)) return MPI_ERR_INTERN;
+                          std::unique_ptr<Transport> datatypes, GraphDone done) {
+  if (!plan.all_direct)
+    return detail::build_forwarding_alltoallv(plan, args, window, b, std::move(datatypes),
+                                              std::move(done));
   Side recv, send;
   recv.base = static_cast<const char*>(args.recvbuf);
   recv.type = args.recvtype;
@@ -272,7 +279,7 @@ int build_alltoallv_graph(const Plan& plan, const AlltoallvArgs& args, int windo
     send.displs = args.sdispls;
     if (const int err = b.type_info(args.sendtype, &send.info); err != MPI_SUCCESS) return err;
   }
-  return build(plan, window, b, recv, in_place ? nullptr : &send, 0, last, stats);
+  return build_fixed(plan, window, b, recv, in_place ? nullptr : &send, 0, std::move(done));
 }
 
 }  // namespace topoa2a

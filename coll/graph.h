@@ -30,17 +30,25 @@
 // same step between the same pair of ranks, which its peer issues in the
 // same order.
 //
-// Alltoallv: only plans whose messages all go straight from the user's
-// send buffer to the user's receive buffer (PlanSend::direct; the direct
-// exchanges): a forwarded alltoallv block has a size its forwarder learns
-// only from the message (exec.h), and a graph needs every receive's size
-// when it is built. Messages of 0 bytes are left out on both sides.
+// Alltoallv: a plan whose messages all go straight from the user's send
+// buffer to the user's receive buffer (PlanSend::direct; the direct
+// exchanges) is such a graph, with messages of 0 bytes left out on both
+// sides. A forwarded alltoallv block has a size its forwarder learns only
+// from the message (exec.h), so a plan that forwards runs the executor's
+// own alltoallv payload (exec_v.cc) in callbacks (graph_v.cc): each
+// forwarded message goes as its length (a fixed-size message) and then
+// the message itself, whose buffer and size a callback sets at run time
+// (deferred vertices); callbacks pack what a send carries once the
+// receives that bring its blocks have been unpacked, size a receive once
+// its length has arrived, and unpack it once it has.
 //
 // No MPI call: the builder is the scheduler's.
 #pragma once
 
 #include <mpi.h>
 
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "coll/exec.h"
@@ -48,6 +56,11 @@
 #include "coll/transport.h"
 
 namespace topoa2a {
+
+// What the builder keeps for the graph's callbacks, until it is freed.
+struct GraphState {
+  virtual ~GraphState() = default;
+};
 
 // The scheduler's vertices. Each call adds one vertex that starts once the
 // vertices in `after` (ids it returned earlier) have completed, and stores
@@ -62,29 +75,42 @@ class GraphBuilder {
                    MPI_Aint outcount, MPI_Datatype outtype, const std::vector<int>& after,
                    int* vtx) = 0;
   virtual int join(const std::vector<int>& after, int* vtx) = 0;
+  // fn(data) at every run of the graph; returns an MPI error class (an
+  // error fails the run, which still completes).
+  virtual int callback(int (*fn)(void* data), void* data, const std::vector<int>& after,
+                       int* vtx) = 0;
+  // A message whose buffer and count are read when the vertex starts
+  // (*buf, *count; type predefined).
+  virtual int send_deferred(const void* const* buf, const MPI_Aint* count, MPI_Datatype type,
+                            int peer, const std::vector<int>& after, int* vtx) = 0;
+  virtual int recv_deferred(void* const* buf, const MPI_Aint* count, MPI_Datatype type, int peer,
+                            const std::vector<int>& after, int* vtx) = 0;
   // Memory that lives as long as the graph (null: out of memory).
   virtual void* alloc(MPI_Aint bytes) = 0;
+  // Keeps `state` until the graph is freed (on an error: frees it now).
+  virtual int keep(std::unique_ptr<GraphState> state) = 0;
   virtual int type_info(MPI_Datatype type, TypeInfo* info) = 0;
 };
 
-// What a built graph does each time it runs.
+// What one run of a graph did.
 struct GraphStats {
   int rounds = 0;
   long long bytes_sent = 0;
-  long long messages_sent = 0;
+  long long messages_sent = 0;  // of the schedule (a forwarded one counts once)
 };
 
-// Adds this rank's call to b; *last: a vertex that completes after all the
-// others (-1: the graph is empty). `window` as for the executor (the plan
-// compiled for window_depth(schedule, window)). Errors: an argument the
-// call cannot run with (a send block of another size than the receive
-// block: MPI_ERR_TRUNCATE), or the builder's.
+// Called at the end of every run (from the graph's last vertex).
+using GraphDone = std::function<void(const GraphStats&)>;
+
+// Adds this rank's call to b; its last vertex calls `done` (if set).
+// `window` as for the executor (the plan compiled for window_depth(schedule,
+// window)). Errors: an argument the call cannot run with (a send block of
+// another size than the receive block: MPI_ERR_TRUNCATE), or the builder's.
 int build_alltoall_graph(const Plan& plan, const AlltoallArgs& args, int window, GraphBuilder& b,
-                         int* last, GraphStats* stats);
-// The same for MPI_Alltoallv; the plan must be all_direct (else
-// MPI_ERR_INTERN: check graph_supports_alltoallv first).
+                         GraphDone done);
+// The same for MPI_Alltoallv. datatypes packs and unpacks forwarded blocks
+// (kept with the graph); the argument arrays are copied.
 int build_alltoallv_graph(const Plan& plan, const AlltoallvArgs& args, int window, GraphBuilder& b,
-                          int* last, GraphStats* stats);
-inline bool graph_supports_alltoallv(const Plan& plan) { return plan.all_direct; }
+                          std::unique_ptr<Transport> datatypes, GraphDone done);
 
 }  // namespace topoa2a

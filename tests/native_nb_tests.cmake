@@ -7,12 +7,9 @@
 # requests outstanding together and completed in any order, mixed with
 # point-to-point requests, persistent starts repeated, two threads; the
 # statistics (op ialltoall[v], alltoall[v]_init) prove which algorithm ran.
-# MPI_Ialltoallv runs the direct exchanges only (onefactor,
-# direct_scheduled; topo_auto takes onefactor): the other values fall back
-# to MPICH (native_nb_alltoallv_forwarding_falls_back).
 # Included from native_tests.cmake (native_env, expect, the programs).
 
-set(native_nb_v onefactor direct_scheduled topo_auto)
+set(native_nb_v ring onefactor direct_scheduled node_aware multileader topo_auto)
 foreach(alg IN LISTS TOPOA2A_NB_ALGORITHMS)
   set(env ${native_env} -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT
           ${alg} -genv TOPOA2A_FRONT native)
@@ -51,14 +48,9 @@ foreach(alg IN LISTS TOPOA2A_NB_ALGORITHMS)
   endif()
 endforeach()
 
-# MPIR_CVAR_COLLECTIVE_FALLBACK for the nonblocking calls: an alltoallv
-# algorithm that forwards blocks, and hypercube on 3 ranks, fall back to
-# MPICH's own schedule and say why (print), or fail (error).
-add_test(NAME native_nb_alltoallv_forwarding_falls_back
-         COMMAND ${expect} "Ialltoallv ring cannot be applied: it forwards alltoallv blocks" --
-                 ${native_run} -n 4 -genv MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM ring
-                 -genv MPIR_CVAR_COLLECTIVE_FALLBACK print $<TARGET_FILE:mpi_nonblocking_test>
-                 --gtest_brief=1)
+# MPIR_CVAR_COLLECTIVE_FALLBACK for the nonblocking calls: hypercube on 3
+# ranks falls back to MPICH's own schedule and says why (print), or fails
+# (error).
 add_test(NAME native_nb_fallback_print
          COMMAND ${expect} "Ialltoall hypercube cannot be applied: hypercube needs a power-of-two"
                  --
@@ -69,13 +61,31 @@ add_test(NAME native_nb_fallback_error
          COMMAND ${expect} --fail --attempts 3 "collective algorithm is not usable" --
                  ${native_run} -n 3 -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM hypercube
                  -genv MPIR_CVAR_COLLECTIVE_FALLBACK error $<TARGET_FILE:mpi_nonblocking_test>)
+# The node-aware algorithms on a forced layout of 2 nodes x 3 ranks, where
+# every phase forwards (alltoallv: lengths first, then the messages).
+foreach(alg node_aware multileader)
+  add_test(NAME native_nonblocking_${alg}_np6_nodes2x3
+           COMMAND ${TOPOA2A_MPIEXEC} -n 6 ${native_env} -genv MPIR_CVAR_TOPOA2A_TOPOLOGY nodes:2x3
+                   -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ${alg} -genv
+                   MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT ${alg}
+                   -genv TOPOA2A_EXPECT_V ${alg} -genv TOPOA2A_FRONT native
+                   $<TARGET_FILE:mpi_nonblocking_test> --gtest_brief=1)
+  set_tests_properties(native_nonblocking_${alg}_np6_nodes2x3 PROPERTIES TIMEOUT 300
+                       LABELS "mpi;native;nonblocking" RUN_SERIAL TRUE)
+endforeach()
+# An unknown value: MPICH's own clear error at MPI_Init.
+add_test(NAME native_nb_bad_value
+         COMMAND ${expect} --fail --attempts 3
+                 "Invalid MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM value \\(bogus\\)" --
+                 ${native_run} -n 2 -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM bogus
+                 $<TARGET_FILE:mpi_nonblocking_test>)
 # MPICH's own values of the nonblocking variable still select MPICH's.
 add_test(NAME native_nb_mpich_value_passes_through
          COMMAND ${TOPOA2A_MPIEXEC} -n 4 ${native_env} -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM
                  tsp_scattered -genv TOPOA2A_CALL nonblocking -genv TOPOA2A_EXPECT none
                  -genv TOPOA2A_FRONT native $<TARGET_FILE:mpi_alltoall_app> --gtest_brief=1
                  --gtest_filter=*int_n3_world*)
-set_tests_properties(native_nb_alltoallv_forwarding_falls_back native_nb_fallback_print
+set_tests_properties(native_nb_bad_value native_nb_fallback_print
                      native_nb_fallback_error native_nb_mpich_value_passes_through
                      PROPERTIES TIMEOUT 300 LABELS "mpi;native;nonblocking" RUN_SERIAL TRUE)
 

@@ -215,6 +215,18 @@ typedef struct {
                            int n_in, const int *in, int *vtx);
     /* Memory that lives as long as the schedule (NULL: out of memory). */
     void *(*sched_malloc) (MPI_Aint bytes, MPICH_Coll_plugin_sched * sched);
+    /* Like sched_isend / sched_irecv for messages whose buffer and size are
+     * known only at run time: *buf and *count are read when the vertex
+     * starts (a callback before it may set them); type is a predefined
+     * datatype. */
+    int (*sched_isend_deferred) (const void *const *buf, const MPI_Aint * count,
+                                 MPI_Datatype type, int dest, MPICH_Coll_plugin_sched * sched,
+                                 int n_in, const int *in, int *vtx);
+    int (*sched_irecv_deferred) (void *const *buf, const MPI_Aint * count, MPI_Datatype type,
+                                 int source, MPICH_Coll_plugin_sched * sched, int n_in,
+                                 const int *in, int *vtx);
+    /* Calls fn(data) when the schedule is freed: state its callbacks use. */
+    int (*sched_release) (void (*fn) (void *data), void *data, MPICH_Coll_plugin_sched * sched);
 } MPICH_Coll_plugin_host;
 
 /* The plugin's entry point: returns MPI_SUCCESS, or an error class to make

@@ -1,13 +1,16 @@
 #include "plugin/native/native_sched.h"
 
 #include <cstdio>
+#include <memory>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coll/algorithms.h"
 #include "coll/graph.h"
 #include "plugin/native/native_comm.h"
+#include "plugin/native/native_transport.h"
 #include "plugin/stats.h"
 
 namespace topoa2a::native {
@@ -32,7 +35,24 @@ class HostGraph final : public GraphBuilder {
   int join(const std::vector<int>& after, int* vtx) override {
     return h_.sched_join(s_, n(after), after.data(), vtx);
   }
+  int callback(int (*fn)(void*), void* data, const std::vector<int>& after, int* vtx) override {
+    return h_.sched_callback(fn, data, s_, n(after), after.data(), vtx);
+  }
+  int send_deferred(const void* const* buf, const MPI_Aint* count, MPI_Datatype type, int peer,
+                    const std::vector<int>& after, int* vtx) override {
+    return h_.sched_isend_deferred(buf, count, type, peer, s_, n(after), after.data(), vtx);
+  }
+  int recv_deferred(void* const* buf, const MPI_Aint* count, MPI_Datatype type, int peer,
+                    const std::vector<int>& after, int* vtx) override {
+    return h_.sched_irecv_deferred(buf, count, type, peer, s_, n(after), after.data(), vtx);
+  }
   void* alloc(MPI_Aint bytes) override { return h_.sched_malloc(bytes, s_); }
+  int keep(std::unique_ptr<GraphState> state) override {
+    // MPICH frees the schedule, and with it the state, when the request goes.
+    const int err = h_.sched_release(release, state.get(), s_);
+    if (err == MPI_SUCCESS) state.release();
+    return err;
+  }
   int type_info(MPI_Datatype type, TypeInfo* info) override {
     int contig = 0;
     const int err =
@@ -43,28 +63,10 @@ class HostGraph final : public GraphBuilder {
 
  private:
   static int n(const std::vector<int>& v) { return static_cast<int>(v.size()); }
+  static void release(void* state) { delete static_cast<GraphState*>(state); }
   const MPICH_Coll_plugin_host& h_;
   MPICH_Coll_plugin_sched* s_;
 };
-
-// What the schedule's last vertex counts at each run (lives in the
-// schedule's memory; the communicator, and so its statistics, outlive
-// every schedule made on it: MPICH's vertices hold references to it).
-struct Tally {
-  CommStats* stats;
-  const char* op;
-  const char* algorithm;
-  long long rounds, bytes;
-};
-
-int count_run(void* data) {
-  try {
-    const Tally& t = *static_cast<const Tally*>(data);
-    stats_add(*t.stats, t.op, t.algorithm, t.rounds, t.bytes);
-  } catch (...) {  // statistics are not worth failing the call
-  }
-  return MPI_SUCCESS;
-}
 
 const char* nb_op(bool alltoallv, bool persistent) {
   if (persistent) return alltoallv ? "alltoallv_init" : "alltoall_init";
@@ -79,11 +81,6 @@ const char* mpich_nb_name(const std::string& blocking) {
   return "";  // MPICH's own selection
 }
 
-const char* kForwards =
-    "it forwards alltoallv blocks whose sizes the forwarding rank learns only from the "
-    "message, and a schedule MPICH runs needs every receive's size when it is built (the "
-    "direct exchanges onefactor and direct_scheduled run)";
-
 MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* state, void* ctx,
                                      int persistent, char* why, int why_len) {
   auto& s = *static_cast<NativeComm*>(state);
@@ -93,9 +90,6 @@ MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* stat
   std::string reason = call.refused.empty() ? d.cannot_run : call.refused;
   const char* op = nb_op(call.alltoallv, persistent != 0);
   record_choice(s, op, d);
-  if (d.algo && reason.empty() && call.alltoallv &&
-      !graph_supports_alltoallv(s.plan(*d.algo, d.params, d.window)))
-    reason = kForwards;
   if (d.algo && reason.empty()) return MPICH_COLL_PLUGIN_RUN;
   // MPICH builds this call's schedule (a persistent one: counted once, here).
   stats_add(*s.stats(), op, "mpich", 0, 0);
@@ -107,8 +101,8 @@ MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* stat
   return MPICH_COLL_PLUGIN_CANNOT_RUN;
 }
 
-int build_impl(const MPICH_Coll_plugin_args* a, void* state, void* ctx, int persistent,
-               MPICH_Coll_plugin_sched* sched) {
+int build_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void* state,
+               void* ctx, int persistent, MPICH_Coll_plugin_sched* sched) {
   const MPICH_Coll_plugin_host& host = *globals().host;
   auto& s = *static_cast<NativeComm*>(state);
   const Call call = decide_call(a, s, ctx);
@@ -116,24 +110,22 @@ int build_impl(const MPICH_Coll_plugin_args* a, void* state, void* ctx, int pers
   if (!d.algo || !d.cannot_run.empty() || !call.refused.empty()) return MPI_ERR_INTERN;
   const Plan& plan = s.plan(*d.algo, d.params, d.window);
   HostGraph graph(host, sched);
-  GraphStats gs;
-  int last = -1, err;
-  // The graph's vertices keep the counts and displacements they need.
+  // Each run counts itself (the communicator, and so its statistics,
+  // outlive every schedule made on it: MPICH's vertices hold references).
+  CommStats* stats = s.stats().get();
+  const char* op = nb_op(call.alltoallv, persistent != 0);
+  const char* name = d.algo->name;
+  GraphDone done = [stats, op, name](const GraphStats& run) {
+    stats_add(*stats, op, name, run.rounds, run.bytes_sent);
+  };
+  int err;
   if (!call.alltoallv)
-    err = build_alltoall_graph(plan, alltoall_args(*a), d.window, graph, &last, &gs);
+    err = build_alltoall_graph(plan, alltoall_args(*a), d.window, graph, std::move(done));
   else
-    err = build_alltoallv_graph(plan, AlltoallvInts(*a, s.size()).args(), d.window, graph, &last,
-                                &gs);
+    err = build_alltoallv_graph(plan, AlltoallvInts(*a, s.size()).args(), d.window, graph,
+                                std::make_unique<NativeTransport>(host, comm), std::move(done));
   if (err != MPI_SUCCESS) return err;
-  auto* tally = static_cast<Tally*>(host.sched_malloc(sizeof(Tally), sched));
-  if (!tally) return MPI_ERR_NO_MEM;
-  *tally = Tally{s.stats().get(), nb_op(call.alltoallv, persistent != 0), d.algo->name, gs.rounds,
-                 gs.bytes_sent};
-  int vtx;
-  err = host.sched_callback(count_run, tally, sched, last >= 0 ? 1 : 0, &last, &vtx);
-  if (err != MPI_SUCCESS) return err;
-  report(call.alltoallv ? "MPI_Ialltoallv" : "MPI_Ialltoall", d, s,
-         call.alltoallv ? gs.bytes_sent : call.bytes);
+  report(call.alltoallv ? "MPI_Ialltoallv" : "MPI_Ialltoall", d, s, call.bytes);
   return MPI_SUCCESS;
 }
 
@@ -148,10 +140,10 @@ MPICH_Coll_plugin_verdict check(const MPICH_Coll_plugin_args* a, MPICH_Coll_plug
   }
 }
 
-int build(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm*, void* state, void* ctx,
+int build(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void* state, void* ctx,
           int persistent, MPICH_Coll_plugin_sched* sched) {
   try {
-    return build_impl(a, state, ctx, persistent, sched);
+    return build_impl(a, comm, state, ctx, persistent, sched);
   } catch (const std::bad_alloc&) {
     return MPI_ERR_NO_MEM;
   } catch (...) {
