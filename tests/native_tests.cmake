@@ -159,7 +159,8 @@ add_test(NAME native_no_plugin_falls_back
                  -genv MPIR_CVAR_COLL_PLUGIN none -genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM ring
                  -genv MPIR_CVAR_COLLECTIVE_FALLBACK print $<TARGET_FILE:transpose> 32 1)
 add_test(NAME native_missing_plugin_fails_init
-         COMMAND ${expect} --fail "/nonexistent/libplugin.so \\(MPIR_CVAR_COLL_PLUGIN\\) could not be loaded" --
+         COMMAND ${expect} --fail --attempts 3
+                 "/nonexistent/libplugin.so \\(MPIR_CVAR_COLL_PLUGIN\\) could not be loaded" --
                  ${TOPOA2A_MPIEXEC} -n 2 -genv LD_LIBRARY_PATH ${TOPOA2A_PATCHED_MPICH}/lib
                  -genv MPIR_CVAR_COLL_PLUGIN /nonexistent/libplugin.so $<TARGET_FILE:transpose>)
 # The default MPIR_CVAR_COLL_PLUGIN is found on the loader's path.
