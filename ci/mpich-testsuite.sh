@@ -539,6 +539,11 @@ if [[ -n $NATIVE && -n $SRC_VERSION && $SRC_VERSION != "$(mpich_upstream_version
   TEST_MPI=$NATIVE
 fi
 log "test source: $SRC (MPICH ${SRC_VERSION:-version unknown}), built with $TEST_MPI/bin/mpicc"
+# MPICH 5.0's test/mpi/coll no longer builds nballtoall1.
+if ((NONBLOCKING)) && [[ $SRC_VERSION == 5.* ]]; then
+  TESTLIST_SRC=$DATA_DIR/nonblocking-5.0.testlist
+  log "nonblocking tests of MPICH $SRC_VERSION: $TESTLIST_SRC"
+fi
 check_selection
 build_tree
 T_BUILD=$((SECONDS - T_START))
