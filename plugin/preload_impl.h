@@ -1,5 +1,7 @@
-// Shared by the preload door's entry points (preload.cc: the blocking
-// calls; preload_nb.cc: the nonblocking and persistent ones).
+// Shared by the preload door's entry points (preload.cc: the lifecycle and
+// the blocking calls; preload_nb.cc: the nonblocking and persistent ones);
+// implemented in preload_impl.cc (error_code_for and door_config in
+// preload.cc).
 #pragma once
 
 #include <mpi.h>
