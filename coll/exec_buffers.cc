@@ -40,6 +40,22 @@ void footprint(const TypeInfo& t, MPI_Aint start, MPI_Aint n, MPI_Aint* lo, MPI_
   *hi = start + t.true_lb + t.true_extent + std::max<MPI_Aint>(0, last);
 }
 
+bool blocks_footprint(const TypeInfo& t, int p, MPI_Aint count, const int* counts,
+                      const int* displs, MPI_Aint* lo, MPI_Aint* hi) {
+  bool any = false;
+  for (int i = 0; i < p; ++i) {
+    const MPI_Aint n = counts ? counts[i] : count;
+    if (n == 0) continue;
+    const MPI_Aint first = (counts ? static_cast<MPI_Aint>(displs[i]) : i * count) * t.extent;
+    MPI_Aint a, b;
+    footprint(t, first, n, &a, &b);
+    *lo = any ? std::min(*lo, a) : a;
+    *hi = any ? std::max(*hi, b) : b;
+    any = true;
+  }
+  return any;
+}
+
 InPlaceCopy::InPlaceCopy(const void* buffer, MPI_Aint lo, MPI_Aint hi)
     : bytes_(new char[static_cast<size_t>(std::max<MPI_Aint>(1, hi - lo))]), lo_(lo) {
   if (hi > lo) std::memcpy(bytes_.get(), at(buffer, lo), static_cast<size_t>(hi - lo));

@@ -55,6 +55,12 @@ int copy(Transport& tr, const Elements& from, const Elements& to);
 // `start` touch; n > 0.
 void footprint(const TypeInfo& t, MPI_Aint start, MPI_Aint n, MPI_Aint* lo, MPI_Aint* hi);
 
+// Bytes [lo, hi) that the blocks i = 0 .. p-1 of a buffer cover: counts[i]
+// elements from displs[i] * extent, or with counts null `count` elements
+// from i * count * extent; false when they cover none.
+bool blocks_footprint(const TypeInfo& t, int p, MPI_Aint count, const int* counts,
+                      const int* displs, MPI_Aint* lo, MPI_Aint* hi);
+
 // A private copy of bytes [lo, hi) of a buffer, addressed like the buffer:
 // base() + offset is the copy of buffer + offset (MPI_IN_PLACE works from
 // it while the receive buffer is overwritten).

@@ -2,7 +2,6 @@
 // executor (exec_engine.h). Blocks in transit are kept by block, packed,
 // each with its own size; a forwarded message is a header (the byte length
 // of each block, 64-bit) and then the blocks back to back.
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -40,21 +39,6 @@ struct BlockLess {
 int unpack_from(Transport& tr, const char* in, MPI_Aint bytes, const VSide& v, int i) {
   if (bytes != v.bytes(i)) return MPI_ERR_TRUNCATE;
   return detail::unpack(tr, in, v.elements(i));
-}
-
-// The bytes the receive blocks cover, [lo, hi); false when none.
-bool recv_footprint(const VSide& recv, int p, MPI_Aint* lo, MPI_Aint* hi) {
-  bool any = false;
-  for (int i = 0; i < p; ++i) {
-    if (recv.counts[i] == 0) continue;
-    MPI_Aint a, b;
-    detail::footprint(recv.info, static_cast<MPI_Aint>(recv.displs[i]) * recv.info.extent,
-                      recv.counts[i], &a, &b);
-    *lo = any ? std::min(*lo, a) : a;
-    *hi = any ? std::max(*hi, b) : b;
-    any = true;
-  }
-  return any;
 }
 
 class VPayload final : public detail::Payload {
@@ -157,7 +141,8 @@ class AlltoallvOp final : public detail::PlanOperation {
     if (args.sendbuf == MPI_IN_PLACE) {
       // Work from a copy of the bytes the receive blocks cover.
       MPI_Aint lo = 0, hi = 0;
-      if (!failure_.failed() && recv_footprint(recv, p, &lo, &hi)) {
+      if (!failure_.failed() &&
+          detail::blocks_footprint(recv.info, p, 0, recv.counts, recv.displs, &lo, &hi)) {
         in_place_copy_ = std::make_unique<detail::InPlaceCopy>(recv.base, lo, hi);
         send.base = in_place_copy_->base();
       }

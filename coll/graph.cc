@@ -1,6 +1,5 @@
 #include "coll/graph.h"
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -9,22 +8,14 @@
 namespace topoa2a {
 namespace detail {
 
+namespace {
+
+// MPI_IN_PLACE: *send works from a copy of the receive buffer's footprint.
 int in_place_side(const Side& recv, int p, GraphBuilder& b, Side* send, std::vector<int>* base) {
   *send = recv;
-  bool any = false;
   MPI_Aint lo = 0, hi = 0;
-  for (int i = 0; i < p; ++i) {
-    const MPI_Aint n = recv.block_count(i);
-    if (n == 0) continue;
-    const MPI_Aint first = recv.counts ? static_cast<MPI_Aint>(recv.displs[i]) * recv.info.extent
-                                       : i * recv.count * recv.info.extent;
-    MPI_Aint l, h;
-    footprint(recv.info, first, n, &l, &h);
-    lo = any ? std::min(lo, l) : l;
-    hi = any ? std::max(hi, h) : h;
-    any = true;
-  }
-  if (!any) return MPI_SUCCESS;
+  if (!blocks_footprint(recv.info, p, recv.count, recv.counts, recv.displs, &lo, &hi))
+    return MPI_SUCCESS;
   char* copy = static_cast<char*>(b.alloc(hi - lo));
   if (!copy) return MPI_ERR_NO_MEM;
   int v;
@@ -36,14 +27,32 @@ int in_place_side(const Side& recv, int p, GraphBuilder& b, Side* send, std::vec
   return MPI_SUCCESS;
 }
 
-int self_copy(const Side& send, const Side& recv, int me, GraphBuilder& b,
-              std::vector<int>* extra) {
+}  // namespace
+
+int send_side(const Side& recv, const Side* given, int p, int me, GraphBuilder& b, Side* send,
+              std::vector<int>* base, std::vector<int>* extra) {
+  if (!given) return in_place_side(recv, p, b, send, base);
+  *send = *given;
   if (recv.bytes(me) == 0) return MPI_SUCCESS;
   int v;
-  const int err = b.copy(send.addr(me), send.block_count(me), send.type, recv.addr(me),
+  const int err = b.copy(send->addr(me), send->block_count(me), send->type, recv.addr(me),
                          recv.block_count(me), recv.type, {}, &v);
   if (err == MPI_SUCCESS) extra->push_back(v);
   return err;
+}
+
+int alltoallv_sides(const AlltoallvArgs& args, GraphBuilder& b, Side* recv, Side* send) {
+  recv->base = static_cast<const char*>(args.recvbuf);
+  recv->type = args.recvtype;
+  recv->counts = args.recvcounts;
+  recv->displs = args.rdispls;
+  if (const int err = b.type_info(args.recvtype, &recv->info); err != MPI_SUCCESS) return err;
+  if (args.sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  send->base = static_cast<const char*>(args.sendbuf);
+  send->type = args.sendtype;
+  send->counts = args.sendcounts;
+  send->displs = args.sdispls;
+  return b.type_info(args.sendtype, &send->info);
 }
 
 int add_steps(const Plan& plan, int window, GraphBuilder& b, const std::vector<int>& base,
@@ -195,14 +204,9 @@ int build_fixed(const Plan& plan, int window, GraphBuilder& b, const Side& recv,
                 MPI_Aint bs, GraphDone done) {
   Side send;
   std::vector<int> base, extra;
-  if (!given) {
-    if (const int err = detail::in_place_side(recv, plan.p, b, &send, &base); err != MPI_SUCCESS)
-      return err;
-  } else {
-    send = *given;
-    if (const int err = detail::self_copy(send, recv, plan.rank, b, &extra); err != MPI_SUCCESS)
-      return err;
-  }
+  if (const int err = detail::send_side(recv, given, plan.p, plan.rank, b, &send, &base, &extra);
+      err != MPI_SUCCESS)
+    return err;
   char* scratch = nullptr;
   if (plan.scratch_slots > 0 && bs > 0) {
     scratch = static_cast<char*>(b.alloc(plan.scratch_slots * bs));
@@ -266,19 +270,9 @@ int build_alltoallv_graph(const Plan& plan, const AlltoallvArgs& args, int windo
     return detail::build_forwarding_alltoallv(plan, args, window, b, std::move(datatypes),
                                               std::move(done));
   Side recv, send;
-  recv.base = static_cast<const char*>(args.recvbuf);
-  recv.type = args.recvtype;
-  recv.counts = args.recvcounts;
-  recv.displs = args.rdispls;
-  if (const int err = b.type_info(args.recvtype, &recv.info); err != MPI_SUCCESS) return err;
+  if (const int err = detail::alltoallv_sides(args, b, &recv, &send); err != MPI_SUCCESS)
+    return err;
   const bool in_place = args.sendbuf == MPI_IN_PLACE;
-  if (!in_place) {
-    send.base = static_cast<const char*>(args.sendbuf);
-    send.type = args.sendtype;
-    send.counts = args.sendcounts;
-    send.displs = args.sdispls;
-    if (const int err = b.type_info(args.sendtype, &send.info); err != MPI_SUCCESS) return err;
-  }
   return build_fixed(plan, window, b, recv, in_place ? nullptr : &send, 0, std::move(done));
 }
 

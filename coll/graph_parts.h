@@ -30,12 +30,15 @@ struct Side {
   MPI_Aint bytes(int i) const { return block_count(i) * info.size; }
 };
 
-// MPI_IN_PLACE: *send works from a copy of the receive buffer's footprint,
-// made by a first vertex, which is added to *base (every vertex waits for it).
-int in_place_side(const Side& recv, int p, GraphBuilder& b, Side* send, std::vector<int>* base);
+// An alltoallv's sides (*send unless MPI_IN_PLACE), from args.
+int alltoallv_sides(const AlltoallvArgs& args, GraphBuilder& b, Side* recv, Side* send);
 
-// The block a rank sends itself (not in place): a copy, added to *extra.
-int self_copy(const Side& send, const Side& recv, int me, GraphBuilder& b, std::vector<int>* extra);
+// The send side the vertices read: `given`, or with MPI_IN_PLACE (given
+// null) a copy of the receive buffer's footprint, made by a first vertex
+// that is added to *base (every vertex waits for it). Not in place, the
+// block rank `me` sends itself is copied by a vertex added to *extra.
+int send_side(const Side& recv, const Side* given, int p, int me, GraphBuilder& b, Side* send,
+              std::vector<int>* base, std::vector<int>* extra);
 
 // Adds every step with add(step, enter, &its vertices), `enter` holding
 // what the step waits for (base, and the window: steps 0 .. j_k - 1, see

@@ -204,23 +204,6 @@ int build_forwarding_alltoallv(const Plan& plan, const AlltoallvArgs& args, int 
       st.recv_of[static_cast<size_t>(step.first_id) + step.sends.size() + i] = &step.recvs[i];
   }
 
-  Side recv, send;
-  recv.base = static_cast<const char*>(args.recvbuf);
-  recv.type = args.recvtype;
-  recv.counts = st.rc.data();
-  recv.displs = st.rd.data();
-  if (const int err = b.type_info(args.recvtype, &recv.info); err != MPI_SUCCESS) return err;
-  std::vector<int> base, extra;
-  if (in_place) {
-    if (const int err = in_place_side(recv, p, b, &send, &base); err != MPI_SUCCESS) return err;
-  } else {
-    send.base = static_cast<const char*>(args.sendbuf);
-    send.type = args.sendtype;
-    send.counts = st.sc.data();
-    send.displs = st.sd.data();
-    if (const int err = b.type_info(args.sendtype, &send.info); err != MPI_SUCCESS) return err;
-    if (const int err = self_copy(send, recv, plan.rank, b, &extra); err != MPI_SUCCESS) return err;
-  }
   const AlltoallvArgs kept{args.sendbuf,
                            in_place ? nullptr : st.sc.data(),
                            in_place ? nullptr : st.sd.data(),
@@ -229,6 +212,13 @@ int build_forwarding_alltoallv(const Plan& plan, const AlltoallvArgs& args, int 
                            st.rc.data(),
                            st.rd.data(),
                            args.recvtype};
+  Side recv, given, send;
+  std::vector<int> base, extra;
+  if (const int err = alltoallv_sides(kept, b, &recv, &given); err != MPI_SUCCESS) return err;
+  if (const int err =
+          send_side(recv, in_place ? nullptr : &given, p, plan.rank, b, &send, &base, &extra);
+      err != MPI_SUCCESS)
+    return err;
   if (const int err =
           make_alltoallv_payload(*st.datatypes, kept, send.base, plan.rank, &st.payload);
       err != MPI_SUCCESS)
