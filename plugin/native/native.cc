@@ -63,30 +63,6 @@ int finalize() {
 
 // ---- algorithms ------------------------------------------------------------
 
-MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* state, void* ctx,
-                                     char* why, int why_len) {
-  auto& s = *static_cast<NativeComm*>(state);
-  s.add_cart_once();
-  const Call call = decide_call(a, s, ctx);
-  const Decision& d = call.decision;
-  std::string reason = call.refused.empty() ? d.cannot_run : call.refused;
-  record_choice(s, op_name(call.alltoallv), d);
-  if (d.algo && reason.empty()) return MPICH_COLL_PLUGIN_RUN;
-  stats_add(*s.stats(), op_name(call.alltoallv), "mpich", 0, 0);  // MPICH runs this call
-  if (!d.algo) {  // topo_auto chose one of MPICH's algorithms
-    std::snprintf(why, static_cast<size_t>(why_len), "%s", d.mpich.c_str());
-    if (globals().config.verbose && s.rank() == 0 &&
-        s.first_time("mpich " + std::to_string(call.bytes)))
-      std::fprintf(stderr,
-                   "topoa2a: MPI_Alltoall comm=%ld size=%d msg=%lld bytes algorithm=mpich:%s "
-                   "(%s)\n",
-                   s.id(), s.size(), call.bytes, d.mpich.c_str(), d.how.c_str());
-    return MPICH_COLL_PLUGIN_USE_MPICH;
-  }
-  std::snprintf(why, static_cast<size_t>(why_len), "%s", reason.c_str());
-  return MPICH_COLL_PLUGIN_CANNOT_RUN;
-}
-
 int run_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void* state,
              void* ctx) {
   auto& s = *static_cast<NativeComm*>(state);
@@ -110,52 +86,28 @@ int run_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void
 
 // The C boundary: no C++ exception reaches MPICH.
 int comm_create(MPICH_Coll_plugin_comm* comm, void** state) {
-  try {
-    return comm_create_impl(comm, state);
-  } catch (const std::bad_alloc&) {
-    return MPI_ERR_NO_MEM;
-  } catch (...) {
-    return MPI_ERR_INTERN;
-  }
+  return c_status([&] { return comm_create_impl(comm, state); });
 }
 
 MPICH_Coll_plugin_verdict check(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm*,
                                 void* state, void* ctx, char* why, int why_len) {
-  try {
-    return check_impl(a, state, ctx, why, why_len);
-  } catch (...) {
-    std::snprintf(why, static_cast<size_t>(why_len), "topoa2a: out of memory deciding");
-    return MPICH_COLL_PLUGIN_CANNOT_RUN;
-  }
+  return check_call(a, state, ctx, CallKind::kBlocking, why, why_len);
 }
 
 int run(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void* state, void* ctx) {
-  try {
-    return run_impl(a, comm, state, ctx);
-  } catch (const std::bad_alloc&) {
-    return MPI_ERR_NO_MEM;
-  } catch (...) {
-    return MPI_ERR_INTERN;
-  }
+  return c_status([&] { return run_impl(a, comm, state, ctx); });
 }
 
 int register_all(const MPICH_Coll_plugin_host* host) {
-  auto add = [&](MPICH_Coll_plugin_coll coll, const char* name, const Algorithm* a) {
+  int err = for_each_name([&](bool alltoallv, const char* name, const Algorithm* a) {
     MPICH_Coll_plugin_algorithm alg{};
-    alg.coll = coll;
+    alg.coll = alltoallv ? MPICH_COLL_PLUGIN_ALLTOALLV : MPICH_COLL_PLUGIN_ALLTOALL;
     alg.name = name;
     alg.check = check;
     alg.run = run;
     alg.ctx = const_cast<Algorithm*>(a);
     return host->register_algorithm(&alg);
-  };
-  int err = MPI_SUCCESS;
-  for (const Algorithm& a : algorithms()) {
-    if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_ALLTOALL, a.name, &a);
-    if (err == MPI_SUCCESS && a.alltoallv) err = add(MPICH_COLL_PLUGIN_ALLTOALLV, a.name, &a);
-  }
-  if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_ALLTOALL, "topo_auto", nullptr);
-  if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_ALLTOALLV, "topo_auto", nullptr);
+  });
   // Nonblocking and persistent calls: hosts of ABI 4 and later.
   if (err == MPI_SUCCESS && host->abi_version >= 4) err = register_sched_algorithms(*host);
   if (err == MPI_SUCCESS) err = host->set_comm_callbacks(comm_create, comm_free);

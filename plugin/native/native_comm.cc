@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 namespace topoa2a::native {
@@ -78,6 +79,68 @@ Call decide_call(const MPICH_Coll_plugin_args* a, NativeComm& s, void* ctx) {
   call.decision = decide(sel, g.config, s, 0, in_place);
   if (!ctx) call.decision.how = "topo_auto";
   return call;
+}
+
+namespace {
+
+// MPICH's nonblocking algorithm for a blocking name topo_auto chose.
+const char* mpich_nb_name(const std::string& blocking) {
+  if (blocking == "scattered") return "tsp_scattered";
+  if (blocking == "brucks") return "sched_brucks";
+  if (blocking == "pairwise") return "sched_pairwise";
+  return "";  // MPICH's own selection
+}
+
+MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* state, void* ctx,
+                                     CallKind kind, char* why, int why_len) {
+  auto& s = *static_cast<NativeComm*>(state);
+  s.add_cart_once();
+  const Call call = decide_call(a, s, ctx);
+  const Decision& d = call.decision;
+  const char* op = op_name(call.alltoallv, kind);
+  const bool nonblocking = kind != CallKind::kBlocking;
+  const std::string& reason = call.refused.empty() ? d.cannot_run : call.refused;
+  record_choice(s, op, d);
+  if (d.algo && reason.empty()) return MPICH_COLL_PLUGIN_RUN;
+  // MPICH runs this call (a persistent one: counted once, here).
+  stats_add(*s.stats(), op, "mpich", 0, 0);
+  if (!d.algo) {  // topo_auto chose one of MPICH's algorithms
+    std::snprintf(why, static_cast<size_t>(why_len), "%s",
+                  nonblocking ? mpich_nb_name(d.mpich) : d.mpich.c_str());
+    if (!nonblocking && globals().config.verbose && s.rank() == 0 &&
+        s.first_time("mpich " + std::to_string(call.bytes)))
+      std::fprintf(stderr,
+                   "topoa2a: MPI_Alltoall comm=%ld size=%d msg=%lld bytes algorithm=mpich:%s "
+                   "(%s)\n",
+                   s.id(), s.size(), call.bytes, d.mpich.c_str(), d.how.c_str());
+    return MPICH_COLL_PLUGIN_USE_MPICH;
+  }
+  std::snprintf(why, static_cast<size_t>(why_len), "%s", reason.c_str());
+  return MPICH_COLL_PLUGIN_CANNOT_RUN;
+}
+
+}  // namespace
+
+MPICH_Coll_plugin_verdict check_call(const MPICH_Coll_plugin_args* a, void* state, void* ctx,
+                                     CallKind kind, char* why, int why_len) {
+  try {
+    return check_impl(a, state, ctx, kind, why, why_len);
+  } catch (...) {
+    std::snprintf(why, static_cast<size_t>(why_len), "topoa2a: out of memory deciding");
+    return MPICH_COLL_PLUGIN_CANNOT_RUN;
+  }
+}
+
+int for_each_name(
+    const std::function<int(bool alltoallv, const char* name, const Algorithm* a)>& add) {
+  int err = MPI_SUCCESS;
+  for (const Algorithm& a : algorithms()) {
+    if (err == MPI_SUCCESS) err = add(false, a.name, &a);
+    if (err == MPI_SUCCESS && a.alltoallv) err = add(true, a.name, &a);
+  }
+  if (err == MPI_SUCCESS) err = add(false, "topo_auto", nullptr);
+  if (err == MPI_SUCCESS) err = add(true, "topo_auto", nullptr);
+  return err;
 }
 
 void report(const char* op, const Decision& d, NativeComm& s, long long bytes) {

@@ -6,7 +6,9 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -58,7 +60,45 @@ struct Call {
 // ctx: the registered Algorithm, or null for topo_auto.
 Call decide_call(const MPICH_Coll_plugin_args* a, NativeComm& s, void* ctx);
 
-inline const char* op_name(bool alltoallv) { return alltoallv ? "alltoallv" : "alltoall"; }
+// Which MPI call: the statistics' operation names (plugin/pvar_list.cc).
+enum class CallKind { kBlocking, kNonblocking, kPersistent };
+inline const char* op_name(bool alltoallv, CallKind kind = CallKind::kBlocking) {
+  switch (kind) {
+    case CallKind::kNonblocking:
+      return alltoallv ? "ialltoallv" : "ialltoall";
+    case CallKind::kPersistent:
+      return alltoallv ? "alltoallv_init" : "alltoall_init";
+    default:
+      return alltoallv ? "alltoallv" : "alltoall";
+  }
+}
+
+// The check of one call (MPICH_Coll_plugin_algorithm::check and its
+// nonblocking twin): decides, records topo_auto's choice under the call's
+// operation, and where MPICH takes the call counts it there (algorithm
+// "mpich") and says in `why` which of MPICH's algorithms runs (for the
+// nonblocking calls MPICH's nonblocking counterpart of topo_auto's choice)
+// or why ours cannot run. No exception leaves it.
+MPICH_Coll_plugin_verdict check_call(const MPICH_Coll_plugin_args* a, void* state, void* ctx,
+                                     CallKind kind, char* why, int why_len);
+
+// The C boundary: runs f, an MPI error class instead of any exception.
+template <class F>
+int c_status(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return MPI_ERR_NO_MEM;
+  } catch (...) {
+    return MPI_ERR_INTERN;
+  }
+}
+
+// Calls add(alltoallv, name, algorithm) for every name MPICH learns: each
+// algorithm for alltoall and, where it has one, alltoallv, then topo_auto
+// (algorithm null) for both; stops at the first error.
+int for_each_name(
+    const std::function<int(bool alltoallv, const char* name, const Algorithm* a)>& add);
 
 // TOPOA2A_VERBOSE: one line per (op, size, algorithm) on rank 0.
 void report(const char* op, const Decision& d, NativeComm& s, long long bytes);

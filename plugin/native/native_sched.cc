@@ -54,11 +54,7 @@ class HostGraph final : public GraphBuilder {
     return err;
   }
   int type_info(MPI_Datatype type, TypeInfo* info) override {
-    int contig = 0;
-    const int err =
-        h_.type_info(type, &info->size, &info->extent, &info->true_lb, &info->true_extent, &contig);
-    info->memcpy_ok = contig != 0;
-    return err;
+    return native_type_info(h_, type, info);
   }
 
  private:
@@ -68,37 +64,8 @@ class HostGraph final : public GraphBuilder {
   MPICH_Coll_plugin_sched* s_;
 };
 
-const char* nb_op(bool alltoallv, bool persistent) {
-  if (persistent) return alltoallv ? "alltoallv_init" : "alltoall_init";
-  return alltoallv ? "ialltoallv" : "ialltoall";
-}
-
-// MPICH's nonblocking algorithm for a blocking name topo_auto chose.
-const char* mpich_nb_name(const std::string& blocking) {
-  if (blocking == "scattered") return "tsp_scattered";
-  if (blocking == "brucks") return "sched_brucks";
-  if (blocking == "pairwise") return "sched_pairwise";
-  return "";  // MPICH's own selection
-}
-
-MPICH_Coll_plugin_verdict check_impl(const MPICH_Coll_plugin_args* a, void* state, void* ctx,
-                                     int persistent, char* why, int why_len) {
-  auto& s = *static_cast<NativeComm*>(state);
-  s.add_cart_once();
-  const Call call = decide_call(a, s, ctx);
-  const Decision& d = call.decision;
-  std::string reason = call.refused.empty() ? d.cannot_run : call.refused;
-  const char* op = nb_op(call.alltoallv, persistent != 0);
-  record_choice(s, op, d);
-  if (d.algo && reason.empty()) return MPICH_COLL_PLUGIN_RUN;
-  // MPICH builds this call's schedule (a persistent one: counted once, here).
-  stats_add(*s.stats(), op, "mpich", 0, 0);
-  if (!d.algo) {  // topo_auto chose one of MPICH's algorithms
-    std::snprintf(why, static_cast<size_t>(why_len), "%s", mpich_nb_name(d.mpich));
-    return MPICH_COLL_PLUGIN_USE_MPICH;
-  }
-  std::snprintf(why, static_cast<size_t>(why_len), "%s", reason.c_str());
-  return MPICH_COLL_PLUGIN_CANNOT_RUN;
+CallKind kind(int persistent) {
+  return persistent ? CallKind::kPersistent : CallKind::kNonblocking;
 }
 
 // The bytes this rank's MPI_Ialltoallv sends (what the verbose line shows).
@@ -125,7 +92,7 @@ int build_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, vo
   // Each run counts itself (the communicator, and so its statistics,
   // outlive every schedule made on it: MPICH's vertices hold references).
   CommStats* stats = s.stats().get();
-  const char* op = nb_op(call.alltoallv, persistent != 0);
+  const char* op = op_name(call.alltoallv, kind(persistent));
   const char* name = d.algo->name;
   GraphDone done = [stats, op, name](const GraphStats& run) {
     stats_add(*stats, op, name, run.rounds, run.bytes_sent);
@@ -145,45 +112,26 @@ int build_impl(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, vo
 // The C boundary: no C++ exception reaches MPICH.
 MPICH_Coll_plugin_verdict check(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm*,
                                 void* state, void* ctx, int persistent, char* why, int why_len) {
-  try {
-    return check_impl(a, state, ctx, persistent, why, why_len);
-  } catch (...) {
-    std::snprintf(why, static_cast<size_t>(why_len), "topoa2a: out of memory deciding");
-    return MPICH_COLL_PLUGIN_CANNOT_RUN;
-  }
+  return check_call(a, state, ctx, kind(persistent), why, why_len);
 }
 
 int build(const MPICH_Coll_plugin_args* a, MPICH_Coll_plugin_comm* comm, void* state, void* ctx,
           int persistent, MPICH_Coll_plugin_sched* sched) {
-  try {
-    return build_impl(a, comm, state, ctx, persistent, sched);
-  } catch (const std::bad_alloc&) {
-    return MPI_ERR_NO_MEM;
-  } catch (...) {
-    return MPI_ERR_INTERN;
-  }
+  return c_status([&] { return build_impl(a, comm, state, ctx, persistent, sched); });
 }
 
 }  // namespace
 
 int register_sched_algorithms(const MPICH_Coll_plugin_host& host) {
-  auto add = [&](MPICH_Coll_plugin_coll coll, const char* name, const Algorithm* a) {
+  return for_each_name([&](bool alltoallv, const char* name, const Algorithm* a) {
     MPICH_Coll_plugin_sched_algorithm alg{};
-    alg.coll = coll;
+    alg.coll = alltoallv ? MPICH_COLL_PLUGIN_IALLTOALLV : MPICH_COLL_PLUGIN_IALLTOALL;
     alg.name = name;
     alg.check = check;
     alg.build = build;
     alg.ctx = const_cast<Algorithm*>(a);
     return host.register_sched_algorithm(&alg);
-  };
-  int err = MPI_SUCCESS;
-  for (const Algorithm& a : algorithms()) {
-    if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_IALLTOALL, a.name, &a);
-    if (err == MPI_SUCCESS && a.alltoallv) err = add(MPICH_COLL_PLUGIN_IALLTOALLV, a.name, &a);
-  }
-  if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_IALLTOALL, "topo_auto", nullptr);
-  if (err == MPI_SUCCESS) err = add(MPICH_COLL_PLUGIN_IALLTOALLV, "topo_auto", nullptr);
-  return err;
+  });
 }
 
 }  // namespace topoa2a::native

@@ -103,9 +103,13 @@ int NativeTransport::unpack(const void* in, MPI_Aint bytes, void* out, MPI_Aint 
 }
 
 int NativeTransport::type_info(MPI_Datatype type, TypeInfo* info) {
+  return native_type_info(host_, type, info);
+}
+
+int native_type_info(const MPICH_Coll_plugin_host& host, MPI_Datatype type, TypeInfo* info) {
   int contiguous = 0;
-  const int err = host_.type_info(type, &info->size, &info->extent, &info->true_lb,
-                                  &info->true_extent, &contiguous);
+  const int err = host.type_info(type, &info->size, &info->extent, &info->true_lb,
+                                 &info->true_extent, &contiguous);
   if (err != MPI_SUCCESS) return err;
   // Plain bytes in typemap order: contiguous, no gaps, starting at the buffer.
   info->memcpy_ok = contiguous && info->size == info->extent && info->true_lb == 0 &&

@@ -26,6 +26,9 @@
 
 namespace topoa2a {
 
+// A datatype's facts from MPICH (the host table), as the executor wants them.
+int native_type_info(const MPICH_Coll_plugin_host& host, MPI_Datatype type, TypeInfo* info);
+
 class NativeTransport final : public Transport {
  public:
   NativeTransport(const MPICH_Coll_plugin_host& host, MPICH_Coll_plugin_comm* comm);
