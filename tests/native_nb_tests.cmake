@@ -13,16 +13,8 @@ set(native_nb_v ring onefactor direct_scheduled node_aware multileader topo_auto
 foreach(alg IN LISTS TOPOA2A_NB_ALGORITHMS)
   set(env ${native_env} -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT
           ${alg} -genv TOPOA2A_FRONT native)
-  if(alg IN_LIST native_nb_v)
-    set(v_alg ${alg})
-    if(alg STREQUAL "topo_auto")
-      set(v_alg onefactor)
-    endif()
-    list(APPEND env -genv MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT_V
-         ${v_alg})
-  else()
-    list(APPEND env -genv TOPOA2A_EXPECT_V none)
-  endif()
+  topoa2a_v_env(MPIR_CVAR_IALLTOALLV_INTRA_ALGORITHM ${alg} "${native_nb_v}" v_env)
+  list(APPEND env ${v_env})
   set(nps 4)
   if(alg STREQUAL "ring" OR alg STREQUAL "onefactor")
     set(nps 1 3 4 5)
