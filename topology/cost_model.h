@@ -128,15 +128,16 @@ class CostModel {
 
   // One (algorithm, params) with its step statistics (message-size free).
   struct Step {
-    double weight = 0;       // steps this sample stands for
-    bool network = false;    // some message crosses the network
-    double net_load = 0;     // busiest network link, in blocks
-    double max_msg = 0;      // largest message, in blocks
-    double net_msgs = 0;     // most network messages of one rank
-    double nic_msgs = 0;     // most network messages sent from one node (unit)
-    double intra_msgs = 0;   // most in-node messages of one rank
-    double rank_blocks = 0;  // most blocks one rank sends
-    double extra_hops = 0;   // mean links beyond the first of the network messages
+    double weight = 0;        // steps this sample stands for
+    bool network = false;     // some message crosses the network
+    double net_load = 0;      // busiest network link, in blocks
+    double max_msg = 0;       // largest message, in blocks
+    double net_msgs = 0;      // most network messages of one rank
+    double nic_msgs = 0;      // most network messages sent from one node (unit)
+    double intra_msgs = 0;    // most in-node messages of one rank
+    double rank_blocks = 0;   // most blocks one rank sends
+    double intra_blocks = 0;  // most blocks one rank sends inside its node
+    double extra_hops = 0;    // mean links beyond the first of the network messages
   };
   struct Plan {
     int window = 0;         // messages in flight per rank (0: round by round)

@@ -102,6 +102,7 @@ class PlanBuilder {
         net_(t.size),
         intra_(t.size),
         blocks_(t.size),
+        intra_blocks_(t.size),
         nic_(t.size) {}
 
   // A round's cost in link updates: routing, making each message (a Round
@@ -198,6 +199,7 @@ class PlanBuilder {
     std::fill(net_.begin(), net_.end(), 0.0);
     std::fill(intra_.begin(), intra_.end(), 0.0);
     std::fill(blocks_.begin(), blocks_.end(), 0.0);
+    std::fill(intra_blocks_.begin(), intra_blocks_.end(), 0.0);
     std::fill(nic_.begin(), nic_.end(), 0.0);
     network_ = false;
     max_msg_ = 0;
@@ -211,6 +213,7 @@ class PlanBuilder {
         blocks_[r] += scale * m.blocks;
         if (t_.unit_of_rank(m.peer) == t_.unit_of_rank(r)) {
           intra_[r] += scale;
+          intra_blocks_[r] += scale * m.blocks;
         } else {
           network_ = true;
           net_[r] += scale;
@@ -230,6 +233,7 @@ class PlanBuilder {
     s.nic_msgs = *std::max_element(nic_.begin(), nic_.end());
     s.intra_msgs = *std::max_element(intra_.begin(), intra_.end());
     s.rank_blocks = *std::max_element(blocks_.begin(), blocks_.end());
+    s.intra_blocks = *std::max_element(intra_blocks_.begin(), intra_blocks_.end());
     s.extra_hops = loads_.mean_extra_hops();
     return s;
   }
@@ -237,8 +241,8 @@ class PlanBuilder {
   const Topology& t_;
   const MessagePattern& pat_;
   LinkLoads loads_;
-  std::vector<double> net_, intra_, blocks_;  // per rank, this step
-  std::vector<double> nic_;                   // network messages per unit, this step
+  std::vector<double> net_, intra_, blocks_, intra_blocks_;  // per rank, this step
+  std::vector<double> nic_;                                  // network messages per unit, this step
   std::vector<ModelMessage> msgs_;
   bool network_ = false;
   double max_msg_ = 0;

@@ -46,14 +46,7 @@ std::string known_names() {
 
 std::vector<std::string> default_candidates() {
   std::vector<std::string> out;
-  for (const Algorithm& a : algorithms()) {
-    // torus sends 2 messages per dimension and round; the seed's round
-    // model charges a round one start-up and its largest message (as for
-    // ring_bidir's two ports), which undercharges it inside a node. Until
-    // rounds are priced per port it is forced only, never topo_auto's pick.
-    if (a.id == AlgorithmId::kTorus) continue;
-    out.push_back(a.name);
-  }
+  for (const Algorithm& a : algorithms()) out.push_back(a.name);
   for (const MpichPattern& m : mpich_patterns()) out.push_back(m.name);
   return out;
 }

@@ -32,20 +32,25 @@ const std::vector<CostModel::Option>& CostModel::options(const std::string& algo
 }
 
 // One step (topology/README.md, "Cost model"). Round by round: the round's
-// start-up (the network's if a message crosses it, plus o for each further
-// network message of the busiest rank, plus ts_hop per link beyond the
-// first), then its busiest link: max(tw_intra x the largest message,
-// tw_inter x the busiest network link). A window of messages in flight: the
-// network part, one start-up plus the busiest link's bytes, overlaps the
-// copies inside the node, which the rank makes one after another.
+// network part, its start-up (the network's if a message crosses it, plus o
+// for each further network message of the busiest rank, plus ts_hop per
+// link beyond the first) then its busiest link, max(tw_intra x the largest
+// message, tw_inter x the busiest network link), overlaps the copies the
+// rank makes inside the node, one after another (the links of a round work
+// in parallel, the seed's ports; a rank's copies do not). A window of
+// messages in flight: the network part, one start-up plus the busiest
+// link's bytes, overlaps the rank's copies of everything it sends.
 double CostModel::price_step(const Plan& plan, const Step& s, double m) const {
   const CostParams& c = cost_;
   const double ts_net = std::max(c.ts_inter, c.ts_intra);
   const double start = ts_net + std::max(0.0, s.net_msgs - 1) * c.o + c.ts_hop * s.extra_hops +
                        std::max(0.0, s.nic_msgs - 1) * c.g_nic;
   if (!plan.windowed) {
-    if (!s.network) return c.ts_intra + m * c.tw_intra * s.max_msg;
-    return start + m * std::max(c.tw_intra * s.max_msg, c.tw_inter * s.net_load);
+    // The copies inside the node, one after another (at least one start-up).
+    const double copies =
+        std::max(1.0, s.intra_msgs) * c.ts_intra + m * c.tw_intra * s.intra_blocks;
+    if (!s.network) return copies;
+    return std::max(copies, start + m * std::max(c.tw_intra * s.max_msg, c.tw_inter * s.net_load));
   }
   const double net = s.network ? start + m * c.tw_inter * s.net_load : 0;
   const double cpu = s.intra_msgs * c.ts_intra + m * c.tw_intra * s.rank_blocks;
