@@ -10,8 +10,9 @@
 // mod L.
 // Lane j visits the dimensions in the rotated order j, j+1, ..., j-1: in
 // its step along dimension e every block of the lane moves, by a
-// bidirectional store-and-forward ring (ring_pass; D_e/2 hops one way,
-// (D_e-1)/2 the other), to the rank whose coordinate e is the block's
+// bidirectional store-and-forward ring (ring_pass; floor(D_e/2) hops each
+// way, the antipodal blocks of an even D_e > 2 split half and half; an odd
+// D_e's (D_e-1)/2 each way), to the rank whose coordinate e is the block's
 // destination's. The lanes run side by side, so at any time every
 // dimension carries about 1/L of the traffic instead of one dimension
 // carrying all of it: on a torus the busiest link's load is then that of
@@ -142,9 +143,29 @@ Round torus_round(int p, int rank, const Params& params, int k) {
         if (i == 0) break;
       }
     };
-    const int kk = k - start + 1;  // 1-based round of this step's passes
-    ring_pass_round(round, n, x[e], +1, n / 2, kk, member, unit);
-    if (kk <= (n - 1) / 2) ring_pass_round(round, n, x[e], -1, (n - 1) / 2, kk, member, unit);
+    // On an even line longer than 2 the antipodal unit (n/2 hops either
+    // way) is split between the directions: its even-numbered blocks go
+    // the positive way, its odd-numbered ones the negative way, so both
+    // directions of every link carry the same load (all of it the positive
+    // way would load those links (n/2+1)/(n/2) times as much: 1.5x on a
+    // ring of 4). Every member of the line enumerates a unit alike, so the
+    // sender's and the receiver's halves agree; which half takes the extra
+    // block of an odd-sized unit alternates with its origin and lane.
+    const bool split = n % 2 == 0 && n > 2;
+    auto half = [&](int dir) {
+      return [&, dir](int u, int v, std::vector<Block>* out) {
+        if (!split || v != mod(u + n / 2, n)) return unit(u, v, out);
+        std::vector<Block> all;
+        unit(u, v, &all);
+        // Odd-sized units give their extra block to alternate directions.
+        const size_t first = (dir > 0 ? 0 : 1) + static_cast<size_t>(u + lane) % 2;
+        for (size_t i = first % 2; i < all.size(); i += 2) out->push_back(all[i]);
+      };
+    };
+    const int kk = k - start + 1;                  // 1-based round of this step's passes
+    const int back = split ? n / 2 : (n - 1) / 2;  // hops of the negative pass
+    ring_pass_round(round, n, x[e], +1, n / 2, kk, member, half(+1));
+    if (kk <= back) ring_pass_round(round, n, x[e], -1, back, kk, member, half(-1));
   }
   // A lane's unit can be empty on a line (the lane function leaves some
   // units empty); such transfers go on neither side (the sender's and the

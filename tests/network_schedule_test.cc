@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -15,6 +16,17 @@
 
 namespace topoa2a::test {
 namespace {
+
+// Row-major ranks of a grid (torus.cc's numbering: the last dimension
+// varies fastest).
+struct Torus {
+  std::vector<int> dims;
+  int rank_of(const std::vector<int>& c) const {
+    int r = 0;
+    for (size_t k = 0; k < dims.size(); ++k) r = r * dims[k] + c[k];
+    return r;
+  }
+};
 
 std::string text(const std::vector<int>& dims) {
   std::string s;
@@ -91,6 +103,42 @@ TEST(Torus, AllDimensionsWorkFromTheFirstRound) {
   for (const Transfer& t : s.rounds[0].sends) peers.insert(t.peer);
   // rank 21 = (1, 1, 1): its six neighbours
   EXPECT_EQ(peers, (std::set<int>{5, 37, 17, 25, 20, 22}));
+}
+
+// Both directions of every dimension carry the same blocks over the whole
+// schedule (translation invariance: rank 0's sends are every rank's), the
+// antipodal blocks of an even extent split half and half, so the busiest
+// link carries the bisection bound's share. Odd extents are symmetric as
+// they are; an extent of 2 has one neighbour.
+TEST(Torus, BothDirectionsOfEveryDimensionCarryTheSameLoad) {
+  const Algorithm& torus = algorithm(AlgorithmId::kTorus);
+  for (const std::vector<int>& dims :
+       {std::vector<int>{4, 4, 4}, std::vector<int>{8, 8}, std::vector<int>{16, 16},
+        std::vector<int>{6, 4}, std::vector<int>{8, 4, 2}, std::vector<int>{5, 3},
+        std::vector<int>{8, 8, 8}}) {
+    int p = 1;
+    for (int d : dims) p *= d;
+    const Torus t{dims};
+    const Schedule s = torus.build(p, 0, Params::of_dims(dims));
+    std::vector<long long> plus(dims.size(), 0), minus(dims.size(), 0);
+    for (const Round& r : s.rounds)
+      for (const Transfer& x : r.sends)
+        for (size_t k = 0; k < dims.size(); ++k) {
+          if (dims[k] <= 2) continue;
+          std::vector<int> c(dims.size(), 0);
+          c[k] = 1;
+          if (x.peer == t.rank_of(c)) plus[k] += static_cast<long long>(x.blocks.size());
+          c[k] = dims[k] - 1;
+          if (x.peer == t.rank_of(c)) minus[k] += static_cast<long long>(x.blocks.size());
+        }
+    for (size_t k = 0; k < dims.size(); ++k) {
+      if (dims[k] <= 2) continue;
+      SCOPED_TRACE(text(dims) + " dimension " + std::to_string(k));
+      EXPECT_GT(plus[k], 0);
+      // Halves of odd-sized antipodal units round up the positive way.
+      EXPECT_LE(std::abs(plus[k] - minus[k]), plus[k] / 20 + 1) << plus[k] << " vs " << minus[k];
+    }
+  }
 }
 
 TEST(DirectScheduled, TorusDragonflyAndSwitchOrders) {
