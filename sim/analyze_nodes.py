@@ -19,6 +19,7 @@ The simulation is deterministic (same platform, same binary: the same time
 to the nanosecond), so each point is one call and has no spread.
 """
 import csv
+import math
 import os
 import subprocess
 import sys
@@ -89,6 +90,8 @@ def analyze(rows, picks):
         best = min(everything, key=everything.get) if everything else None
         mine = {n: t for n, t in everything.items() if ours(n)}
         best_ours = min(mine, key=mine.get) if mine else None
+        theirs = {n: t for n, t in everything.items() if not ours(n)}  # MPICH's and SMPI's
+        best_theirs = min(theirs, key=theirs.get) if theirs else None
         default = algs.get(DEFAULT)
         # topo_auto's candidates: ours and MPICH's (the default at this size
         # is the one of MPICH's algorithms simulated at every point).
@@ -104,6 +107,7 @@ def analyze(rows, picks):
             "platform": plat, "info": info, "bytes": m, "algs": algs, "best": best,
             "best_time": everything.get(best), "best_ours": best_ours,
             "best_ours_time": mine.get(best_ours), "default": default, "auto": auto,
+            "best_theirs": best_theirs, "best_theirs_time": theirs.get(best_theirs),
             "best_cand": min(cands, key=cands.get) if cands else None, "cands": cands,
             "inj": t_inj, "net": t_net, "lat": t_lat, "pick": picks.get((plat, m)),
         })
@@ -125,6 +129,19 @@ def write_results(outdir, points):
                             "" if r["vs_default"] is None else f"{r['vs_default']:.4f}",
                             f"{r['vs_best']:.4f}", f"{pt['inj']:.6e}", f"{pt['net']:.6e}",
                             f"{r['time'] / pt['inj']:.4f}", r["choice"], r["check"]])
+
+
+def costs_used(outdir, plat, info):
+    """The cost file topoa2a-calibrate wrote for the platform (nodes.py
+    --costs calibrate), else the simulator's constants."""
+    for sub in ("platforms", "costs"):
+        path = os.path.join(outdir, sub, plat + ".cost")
+        if os.path.exists(path):
+            with open(path) as f:
+                kv = [l.split()[:2] for l in f if l.strip() and not l.startswith("#")]
+            return (f"costs from topoa2a-calibrate (`{sub}/{plat}.cost`: "
+                    + ", ".join(f"{k}={v}" for k, v in kv) + ")")
+    return f"cost `{info['cost']}` (the simulator's constants)"
 
 
 def write_summary(outdir, points, timing):
@@ -151,6 +168,14 @@ def write_summary(outdir, points, timing):
          "default choice / ratio to the best of everything at that size).", "",
          "Payload checks: " + ", ".join(f"{k}: {v}" for k, v in sorted(checks.items()))
          + f" (blocks above {2048} B run on shared buffers, unchecked).", ""]
+    ratios = [pt["auto"]["time"] / pt["best_time"] for pt in points
+              if pt["auto"] and pt["best_time"]]
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        L += [f"topo_auto against the best of everything (ours, MPICH's, SMPI's) at the "
+              f"{len(ratios)} points where it ran: within 10% at "
+              f"{sum(r <= 1.10 for r in ratios)}, worst {max(ratios):.2f}x, geometric mean "
+              f"{geo:.3f}x.", ""]
     for plat in sorted(by_plat, key=lambda p: (p.rsplit("-", 1)[1], p)):
         pts = by_plat[plat]
         info = pts[0]["info"]
@@ -160,7 +185,7 @@ def write_summary(outdir, points, timing):
               f"`{info['attrs']['topo_parameters']}`; NIC {info['bw'] / 1e9:g} GB/s each way, "
               f"{info['lat'] * 1e6:g} us per link; intra-node {info['shm_bw'] / 1e9:g} GB/s per "
               f"message, {info['shm_lat'] * 1e6:g} us; topo_auto sees `{info['model_topology']}`, "
-              f"cost `{info['cost']}`.", ""]
+              f"{costs_used(outdir, plat, info)}.", ""]
         L.append("| candidate | " + " | ".join(fmt_bytes(s) for s in sizes) + " |")
         L.append("| --- |" + " --- |" * len(sizes))
         names = order({n for pt in pts for n in pt["algs"]})
@@ -180,8 +205,9 @@ def write_summary(outdir, points, timing):
         L.append("| *latency bound* | " + " | ".join(fmt_us(pt["lat"]) for pt in pts) + " |")
         L.append("")
         L += ["| block | MPICH default | best of everything | best of topoa2a | default / topoa2a "
-              "| topoa2a / injection | topo_auto picks | topo_auto / best candidate |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| topoa2a / injection | topoa2a / network | best of MPICH's and SMPI's / topoa2a "
+              "| topo_auto picks | topo_auto / best candidate | topo_auto / best of everything |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for pt in pts:
             d, a = pt["default"], pt["auto"]
             bo = pt["best_ours_time"]
@@ -190,7 +216,10 @@ def write_summary(outdir, points, timing):
                    f"{pt['best']} {fmt_us(pt['best_time'])}" if pt["best"] else "-",
                    f"{pt['best_ours']} {fmt_us(bo)}" if bo else "-",
                    f"{d['time'] / bo:.2f}" if d and bo else "-",
-                   f"{bo / pt['inj']:.2f}" if bo else "-"]
+                   f"{bo / pt['inj']:.2f}" if bo else "-",
+                   f"{bo / pt['net']:.2f}" if bo else "-",
+                   f"{pt['best_theirs_time'] / bo:.2f} ({pt['best_theirs']})"
+                   if bo and pt["best_theirs"] else "-"]
             pick = pt["pick"]
             stand = None  # topo_auto not simulated: the run of what it picks
             if not a and pick:
@@ -209,6 +238,7 @@ def write_summary(outdir, points, timing):
                 row += [f"{pick[0]} (not run; predicted {fmt_us(pick[1])})", "-"]
             else:
                 row += ["-", "-"]
+            row.append(f"{a['time'] / pt['best_time']:.2f}" if a and pt["best_time"] else "-")
             L.append("| " + " | ".join(row) + " |")
         L.append("")
         L.append(f"Wall time: {walls[plat]:.0f} s in {runs[plat]} smpirun runs (per run: "

@@ -22,6 +22,15 @@ Candidates, in this order, all on the same platform and configuration:
     run as MPICH runs it (sim/mpich_algs.h);
   - SMPI's MPI_Alltoall algorithms and its mpich / ompi selectors.
 
+topo_auto's costs (every run is given them; only topo_auto uses them):
+--costs calibrate (the default) runs topoa2a-calibrate (sim_calibrate,
+default options) once per platform on two of its nodes, two ranks each
+where nodes have two cores or more, and passes its cost file
+(DIR/platforms/PLATFORM.cost, kept: delete it to calibrate again);
+--costs constants passes the simulator's own link constants
+(platforms.describe_nodes' "cost", as the sweeps published before
+calibration did). timing.csv's note says which.
+
 Files in DIR: raw.csv (sim_a2a's lines), timing.csv (wall time and status
 of every smpirun), logs/, platforms/.
 """
@@ -80,6 +89,26 @@ def build(out):
     return os.path.join(out, "sim_a2a")
 
 
+def calibrate(exe, pdir, kind, spec):
+    """topoa2a-calibrate on two nodes of the platform -> its cost file."""
+    name = f"{kind}-{spec}"
+    path = os.path.join(pdir, name + ".cost")
+    if os.path.exists(path):
+        return path
+    info = platforms.describe_nodes(kind, spec)
+    hosts = os.path.join(pdir, name + ".calibrate.hosts")
+    per = min(2, info["q"])
+    with open(hosts, "w") as f:
+        f.write("n0\n" * per + "n1\n" * per)
+    cmd = ["smpirun", "-no-privatize", "-np", str(2 * per), "-platform",
+           os.path.join(pdir, name + ".xml"), "-hostfile", hosts] + SMPI_CFG + [
+               os.path.join(os.path.dirname(exe), "sim_calibrate"), "-o", path + ".tmp"]
+    with open(os.path.join(pdir, name + ".calibrate.log"), "w") as log:
+        subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=True, cwd=ROOT)
+    os.replace(path + ".tmp", path)
+    return path
+
+
 def table_algorithms(exe, pdir):
     """The algorithm table, from the driver itself."""
     with contextlib.redirect_stdout(io.StringIO()):
@@ -104,7 +133,13 @@ def candidates(ours):
     return c
 
 
-def explain(exe, pdir, out, plats, sizes):
+def cost_args(exe, pdir, kind, spec, costs):
+    if costs == "constants":
+        return ["--cost", platforms.describe_nodes(kind, spec)["cost"]]
+    return ["--cost-file", calibrate(exe, pdir, kind, spec)]
+
+
+def explain(exe, pdir, out, plats, sizes, costs):
     """topo_auto's pick and the model's price of every candidate at every
     point (sim_a2a --explain: the cost model only, one process, nothing
     simulated) -> DIR/explain.csv, so that a point whose topo_auto run is
@@ -125,7 +160,7 @@ def explain(exe, pdir, out, plats, sizes):
                             os.path.join(pdir, name + ".xml"), "-hostfile", hosts,
                             "--log=root.thres:critical", exe, "--platform", name, "--explain",
                             str(info["p"]), "--sizes", ",".join(map(str, sizes)), "--topology",
-                            info["model_topology"], "--cost", info["cost"]],
+                            info["model_topology"]] + cost_args(exe, pdir, kind, spec, costs),
                            capture_output=True, text=True)
         rows += [l + "\n" for l in r.stdout.splitlines() if l.startswith(name + ",")]
     with open(path, "w") as f:
@@ -162,6 +197,9 @@ def main():
                     help="fattree-4x4 and dragonfly-8x2, 8 B and 2 KiB: a minute")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--costs", choices=("calibrate", "constants"), default="calibrate",
+                    help="topo_auto's costs: topoa2a-calibrate's cost file (default) or the "
+                    "simulator's link constants")
     ap.add_argument("--cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting for these runs (noted in timing.csv), "
                     "e.g. maxmin/precision:1e-4")
@@ -190,6 +228,13 @@ def main():
                 lines += got if (i == 0 or f != "timing.csv") else got[1:]
             with open(os.path.join(args.publish, f), "w") as fh:
                 fh.writelines(lines)
+        # The cost files topo_auto was given (--costs calibrate).
+        os.makedirs(os.path.join(args.publish, "costs"), exist_ok=True)
+        for d in srcs:
+            pdir = os.path.join(d, "platforms")
+            for f in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
+                if f.endswith(".cost"):
+                    shutil.copy(os.path.join(pdir, f), os.path.join(args.publish, "costs", f))
         subprocess.run([sys.executable, os.path.join(HERE, "analyze_nodes.py"), args.publish],
                        check=True)
         return
@@ -243,7 +288,11 @@ def main():
         print(f"{len(plan)} runs")
         return
     print(f"nodes: {len(plan)} runs -> {out}", flush=True)
-    explain(exe, pdir, out, plats, sizes)
+    for kind, spec in plats:
+        if not os.path.exists(os.path.join(pdir, f"{kind}-{spec}.xml")):
+            with contextlib.redirect_stdout(io.StringIO()):
+                platforms.write_nodes(pdir, kind, spec)
+    explain(exe, pdir, out, plats, sizes, args.costs)
     start = time.time()
     for kind, spec, m, label, algs, extra, alg in plan:
         name = f"{kind}-{spec}"
@@ -258,7 +307,8 @@ def main():
         drop_rows(timing, lambda i, l: i == 0 or l.split(",")[:4] != [name, str(info["p"]),
                                                                         label, str(m)])
         drv = [exe, "--platform", name, "--sizes", str(m), "--algs", algs, "--iters", "1",
-               "--warmup", "0", "--csv", raw, "--topology", topo, "--cost", info["cost"]]
+               "--warmup", "0", "--csv", raw, "--topology", topo] + cost_args(
+                   exe, pdir, kind, spec, args.costs)
         if alg.startswith("smpi:"):
             drv += ["--mpi-label", alg]
         if m > CHECK_MAX:
@@ -289,7 +339,8 @@ def main():
             if status.startswith("failed") and "saturate" in text and not prec:
                 continue
             break
-        note = " ".join(args.cfg + (["maxmin/precision:1e-4 (retry)"] if prec else []))
+        note = " ".join([f"costs={args.costs}"] + args.cfg +
+                        (["maxmin/precision:1e-4 (retry)"] if prec else []))
         with open(timing, "a") as f:
             f.write(f"{name},{info['p']},{label},{m},{wall:.1f},{status},{note}\n")
         print(f"nodes: {name:16} {label:26} {m:6} {wall:7.1f}s {status}", flush=True)

@@ -8,7 +8,8 @@ to know about them.
   platforms.py info KIND P        prints the platform facts as JSON
   platforms.py write DIR KIND NxQ / info KIND NxQ: the same for N nodes of
                                   Q cores (ranks) each; KIND: fattree,
-                                  fattree2 (2:1 tapered), dragonfly
+                                  fattree2 (2:1 tapered), dragonfly,
+                                  torus2d, torus3d (N a power of two)
 
 KIND: ring, torus2d, torus3d, fattree, dragonfly. One MPI rank per host.
 Every link: LINK_BW bytes/s and LINK_LAT seconds, full duplex (SPLITDUPLEX:
@@ -155,7 +156,7 @@ def write(outdir, kind, p):
 SHM_BW = 20e9  # bytes/s per intra-node message (one core's shm copy)
 SHM_LAT = 0.2e-6  # seconds, intra-node latency (receive overhead on top)
 
-NODE_KINDS = ("fattree", "fattree2", "dragonfly")
+NODE_KINDS = ("fattree", "fattree2", "dragonfly", "torus2d", "torus3d")
 
 
 def _node_spec(spec):
@@ -182,6 +183,16 @@ def describe_nodes(kind, spec):
         bisection_links = leaves // 2 * up  # links each way across the cut
         desc = (f"{leaves} leaves of {k} nodes, {up} spines, "
                 + ("full bisection" if up == k else f"{k}:{up} tapered"))
+    elif kind in ("torus2d", "torus3d"):
+        # The nodes on a 2-D or 3-D torus (as describe()): each node's links
+        # to its 2d neighbours are its injection, no NIC link in front.
+        t = describe(kind, n)
+        attrs = t["attrs"]
+        net = t["model_topology"]
+        diameter = t["diameter"]
+        bisection_links = t["bisection_links"]
+        injection_links = t["injection_links"]
+        desc = f"a {net.split(':')[1]} torus of nodes"
     else:
         # g groups, c chassis, r routers, h nodes per router; 4 global links
         # per pair of groups (SimGrid needs r >= g).
@@ -198,6 +209,8 @@ def describe_nodes(kind, spec):
         half = groups // 2
         bisection_links = half * half * glinks if groups > 2 else glinks
         desc = f"{groups} groups of {n // groups} nodes, {glinks} global links per group pair"
+    if kind not in ("torus2d", "torus3d"):
+        injection_links = 1  # the node's NIC
     p = n * q
     return {
         "kind": kind, "spec": spec, "nodes": n, "q": q, "p": p,
@@ -208,7 +221,7 @@ def describe_nodes(kind, spec):
         "model_topology": f"nodes:{n}x{q},{net}",
         "bw": bw, "lat": lat, "shm_bw": SHM_BW, "shm_lat": SHM_LAT,
         "recv_overhead": RECV_OVERHEAD, "diameter": diameter,
-        "bisection_links": bisection_links,
+        "bisection_links": bisection_links, "injection_links": injection_links,
         # Cost parameters for topo_auto, as for the one-rank platforms:
         # t_s = receive overhead + first link; t_w of one link / one copy.
         "cost": (f"ts_intra={(RECV_OVERHEAD + SHM_LAT) * 1e6:g}us,"
@@ -223,7 +236,8 @@ def node_bounds(info, m):
 
     injection: every node's NIC sends what its Q ranks send to the other
       nodes' ranks: Q * (N - 1) * Q * m = (N - 1) / N * Q * p * m bytes, at
-      LINK_BW (and receives as much, on the other direction of its link).
+      LINK_BW (and receives as much, on the other direction of its link);
+      on a torus over the node's injection_links links (2d) at once.
     network: the larger of injection and the bisection: each half of the
       nodes sends (N/2) * (N/2) * Q^2 * m bytes across the cut, over
       bisection_links links each way.
@@ -231,7 +245,7 @@ def node_bounds(info, m):
     Returns (latency, injection, network)."""
     n, q, bw = info["nodes"], info["q"], info["bw"]
     t_lat = info["recv_overhead"] + info["diameter"] * info["lat"]
-    t_inj = (n - 1) * q * q * m / bw
+    t_inj = (n - 1) * q * q * m / (info["injection_links"] * bw)
     t_bis = (n / 2) * (n / 2) * q * q * m / (info["bisection_links"] * bw)
     return t_lat, t_inj, max(t_inj, t_bis)
 
