@@ -127,7 +127,8 @@ def write_results(outdir, points):
                 w.writerow([pt["platform"], info["nodes"], info["q"], info["p"], n, pt["bytes"],
                             f"{r['time']:.6e}",
                             "" if r["vs_default"] is None else f"{r['vs_default']:.4f}",
-                            f"{r['vs_best']:.4f}", f"{pt['inj']:.6e}", f"{pt['net']:.6e}",
+                            "" if r["vs_best"] is None else f"{r['vs_best']:.4f}",
+                            f"{pt['inj']:.6e}", f"{pt['net']:.6e}",
                             f"{r['time'] / pt['inj']:.4f}", r["choice"], r["check"]])
 
 
@@ -198,7 +199,8 @@ def write_summary(outdir, points, timing):
                     continue
                 vd = "-" if r["vs_default"] is None else f"{r['vs_default']:.2f}"
                 pick = f" [{r['choice']}]" if r["choice"] else ""
-                cells.append(f"{fmt_us(r['time'])} ({vd} / {r['vs_best']:.2f}){pick}")
+                vb = "-" if r["vs_best"] is None else f"{r['vs_best']:.2f}"
+                cells.append(f"{fmt_us(r['time'])} ({vd} / {vb}){pick}")
             L.append(f"| {n} | " + " | ".join(cells) + " |")
         L.append("| *injection bound* | " + " | ".join(fmt_us(pt["inj"]) for pt in pts) + " |")
         L.append("| *network bound* | " + " | ".join(fmt_us(pt["net"]) for pt in pts) + " |")
