@@ -158,8 +158,8 @@ Round torus_round(int p, int rank, const Params& params, int k) {
         std::vector<Block> all;
         unit(u, v, &all);
         // Odd-sized units give their extra block to alternate directions.
-        const size_t first = (dir > 0 ? 0 : 1) + static_cast<size_t>(u + lane) % 2;
-        for (size_t i = first % 2; i < all.size(); i += 2) out->push_back(all[i]);
+        const size_t first = (static_cast<size_t>(u + lane) + (dir > 0 ? 0 : 1)) % 2;
+        for (size_t i = first; i < all.size(); i += 2) out->push_back(all[i]);
       };
     };
     const int kk = k - start + 1;                  // 1-based round of this step's passes

@@ -288,10 +288,6 @@ def main():
         print(f"{len(plan)} runs")
         return
     print(f"nodes: {len(plan)} runs -> {out}", flush=True)
-    for kind, spec in plats:
-        if not os.path.exists(os.path.join(pdir, f"{kind}-{spec}.xml")):
-            with contextlib.redirect_stdout(io.StringIO()):
-                platforms.write_nodes(pdir, kind, spec)
     explain(exe, pdir, out, plats, sizes, args.costs)
     start = time.time()
     for kind, spec, m, label, algs, extra, alg in plan:

@@ -168,6 +168,7 @@ def describe_nodes(kind, spec):
     """Facts about one many-core-node platform: N nodes, Q ranks each."""
     n, q = _node_spec(spec)
     bw, lat = LINK_BW, LINK_LAT
+    injection_links = 1  # the node's NIC (a torus node: its 2d links)
     if kind in ("fattree", "fattree2"):
         # Two levels: `leaves` leaf switches of `k` nodes; full bisection
         # (fattree): k up-links per leaf to k spines; 2:1 tapered
@@ -209,8 +210,6 @@ def describe_nodes(kind, spec):
         half = groups // 2
         bisection_links = half * half * glinks if groups > 2 else glinks
         desc = f"{groups} groups of {n // groups} nodes, {glinks} global links per group pair"
-    if kind not in ("torus2d", "torus3d"):
-        injection_links = 1  # the node's NIC
     p = n * q
     return {
         "kind": kind, "spec": spec, "nodes": n, "q": q, "p": p,
