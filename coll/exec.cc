@@ -10,6 +10,9 @@
 namespace topoa2a {
 namespace {
 
+ScratchAllocator scratch_allocator{[](std::size_t n) -> void* { return new char[n]; },
+                                   [](void* m) { delete[] static_cast<char*>(m); }};
+
 using detail::at;
 using detail::Elements;
 using detail::Failure;
@@ -117,13 +120,17 @@ class AlltoallOp final : public detail::PlanOperation {
         failure_.record(detail::copy(tr, send.elements(me), recv.elements(me)));
     }
     if (!failure_.failed() && plan.scratch_slots > 0)
-      scratch_.reset(new char[static_cast<size_t>(plan.scratch_slots * bs)]);
+      scratch_ = {
+          static_cast<char*>(scratch_allocator.alloc(static_cast<size_t>(plan.scratch_slots * bs))),
+          scratch_allocator.release};
     start(plan, tr, std::make_unique<FixedPayload>(tr, send, recv, scratch_.get(), bs), window,
           own);
   }
 };
 
 }  // namespace
+
+void set_scratch_allocator(ScratchAllocator allocator) { scratch_allocator = allocator; }
 
 std::unique_ptr<Operation> start_alltoall(const Plan& plan, Transport& tr, const AlltoallArgs& args,
                                           int window) {

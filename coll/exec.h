@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -81,6 +82,16 @@ class Operation {
 
 std::unique_ptr<Operation> start_alltoall(const Plan& plan, Transport& transport,
                                           const AlltoallArgs& args, int window);
+
+// Where MPI_Alltoall's scratch slots come from: operator new[] unless set.
+// The simulation sets SMPI_SHARED_MALLOC where its payload is unchecked
+// (sim_a2a --shared), so that p simulated ranks' scratch does not need p
+// times the memory. Set it before any call starts, not during one.
+struct ScratchAllocator {
+  void* (*alloc)(std::size_t bytes);
+  void (*release)(void* memory);
+};
+void set_scratch_allocator(ScratchAllocator allocator);
 std::unique_ptr<Operation> start_alltoallv(const Plan& plan, Transport& transport,
                                            const AlltoallvArgs& args, int window);
 

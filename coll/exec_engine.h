@@ -139,7 +139,7 @@ class PlanOperation : public Operation {
   // What the payload works from, released with it once the run is done:
   // the copy MPI_IN_PLACE sends from, the scratch slots.
   std::unique_ptr<InPlaceCopy> in_place_copy_;
-  std::unique_ptr<char[]> scratch_;
+  std::unique_ptr<char, void (*)(void*)> scratch_{nullptr, [](void*) {}};
 
  private:
   std::unique_ptr<Payload> payload_;

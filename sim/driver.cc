@@ -227,6 +227,7 @@ int main(int argc, char** argv) {
 
   const topoa2a::CostParams seed_cost = cost_or_exit(o);
 
+  if (o.shared) sim::use_shared_scratch();
   int failures = 0;
   for (long m : o.sizes) {
     const long words = m / 8;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "coll/exec.h"
+
 namespace sim {
 
 namespace {
@@ -12,6 +14,11 @@ uint64_t word(int src, int dst, long idx) {
          static_cast<uint64_t>(idx);
 }
 }  // namespace
+
+void use_shared_scratch() {
+  topoa2a::set_scratch_allocator(
+      {[](size_t n) { return SMPI_SHARED_MALLOC(n); }, [](void* m) { SMPI_SHARED_FREE(m); }});
+}
 
 Buffers::Buffers(size_t b, bool sh) : bytes(b), shared(sh) {
   if (shared) {

@@ -22,6 +22,11 @@ struct Buffers {
   Buffers& operator=(const Buffers&) = delete;
 };
 
+// topoa2a's scratch slots from SMPI_SHARED_MALLOC too (with --shared: the
+// payload is unchecked anyway), so a p = 256 run at 128 KiB blocks does not
+// need 256 ranks' scratch (the torus: about 3p slots each).
+void use_shared_scratch();
+
 // 8-byte words src << 40 | dst << 20 | index: fill the send buffer of rank
 // `me` (and poison the receive buffer); count the misplaced words received.
 void fill(const Buffers& b, int me, int p, long words);
