@@ -46,6 +46,13 @@ def fmt_bytes(b):
     return f"{b >> 10} KiB" if b >= 1024 and b % 1024 == 0 else f"{b} B"
 
 
+def raw_name(run):
+    """raw.csv's algorithm for a timing.csv run label (nodes.candidates)."""
+    if run.startswith("smpi-"):
+        return "smpi:" + run[5:]
+    return DEFAULT if run == "mpich_default" else run
+
+
 def load(outdir):
     rows = []
     with open(os.path.join(outdir, "raw.csv")) as f:
@@ -151,12 +158,16 @@ def write_summary(outdir, points, timing):
         by_plat[pt["platform"]].append(pt)
     walls = defaultdict(float)
     runs = defaultdict(int)
-    failed = defaultdict(list)
+    failed = defaultdict(list)  # no row
+    late = defaultdict(list)  # a row, but smpirun had not exited by the timeout
+    have = {(pt["platform"], pt["bytes"], n) for pt in points for n in pt["algs"]}
     for t in timing:
         walls[t["platform"]] += float(t["wall_s"])
         runs[t["platform"]] += 1
         if t["status"] != "ok":
-            failed[t["platform"]].append(f"{t['run']} {fmt_bytes(int(t['bytes']))} ({t['status']})")
+            what = f"{t['run']} {fmt_bytes(int(t['bytes']))} ({t['status']})"
+            row = (t["platform"], int(t["bytes"]), raw_name(t["run"])) in have
+            (late if row else failed)[t["platform"]].append(what)
     checks = defaultdict(int)
     for pt in points:
         for r in pt["algs"].values():
@@ -247,6 +258,9 @@ def write_summary(outdir, points, timing):
                  f"`timing.csv`).")
         if failed[plat]:
             L.append("Not simulated (no row above): " + "; ".join(failed[plat]) + ".")
+        if late[plat]:
+            L.append("Row written, but smpirun had not exited by the timeout (the call itself "
+                     "was simulated; its time is above): " + "; ".join(late[plat]) + ".")
         L.append("")
         L.append(f"![{plat}](plot-{plat}.png)")
         L.append("")
