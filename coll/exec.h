@@ -33,13 +33,6 @@ struct AlltoallArgs {
   MPI_Datatype recvtype;
 };
 
-// What one call did, for statistics.
-struct RunStats {
-  int rounds = 0;  // rounds executed (idle ones included)
-  long long bytes_sent = 0;
-  long long messages_sent = 0;
-};
-
 struct AlltoallvArgs {
   const void* sendbuf;  // MPI_IN_PLACE allowed
   const int* sendcounts;
@@ -49,6 +42,13 @@ struct AlltoallvArgs {
   const int* recvcounts;
   const int* rdispls;
   MPI_Datatype recvtype;
+};
+
+// What one call did, for statistics.
+struct RunStats {
+  int rounds = 0;  // rounds executed (idle ones included)
+  long long bytes_sent = 0;
+  long long messages_sent = 0;
 };
 
 // Run the plan. Returns MPI_SUCCESS or an MPI error code of the real class.
@@ -83,6 +83,9 @@ class Operation {
 std::unique_ptr<Operation> start_alltoall(const Plan& plan, Transport& transport,
                                           const AlltoallArgs& args, int window);
 
+std::unique_ptr<Operation> start_alltoallv(const Plan& plan, Transport& transport,
+                                           const AlltoallvArgs& args, int window);
+
 // Where MPI_Alltoall's scratch slots come from: operator new[] unless set.
 // The simulation sets SMPI_SHARED_MALLOC where its payload is unchecked
 // (sim_a2a --shared), so that p simulated ranks' scratch does not need p
@@ -92,7 +95,5 @@ struct ScratchAllocator {
   void (*release)(void* memory);
 };
 void set_scratch_allocator(ScratchAllocator allocator);
-std::unique_ptr<Operation> start_alltoallv(const Plan& plan, Transport& transport,
-                                           const AlltoallvArgs& args, int window);
 
 }  // namespace topoa2a

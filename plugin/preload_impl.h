@@ -1,7 +1,7 @@
-// Shared by the preload door's entry points (preload.cc: the lifecycle and
-// the blocking calls; preload_nb.cc: the nonblocking and persistent ones);
-// implemented in preload_impl.cc (error_code_for and door_config in
-// preload.cc).
+// Shared by the preload door's entry points (preload.cc: the lifecycle;
+// preload_blocking.cc: the blocking calls; preload_nb.cc: the nonblocking
+// and persistent ones); implemented in preload_impl.cc (door_config,
+// error_code_for and the MPI_T pinning in preload.cc).
 #pragma once
 
 #include <mpi.h>
@@ -17,6 +17,12 @@ namespace topoa2a {
 class CommState;
 
 Config& door_config();
+// Runs `call` (MPICH's collective) with MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM
+// set to `value` through MPI_T, then puts the variable back: topo_auto chose
+// one of MPICH's algorithms. *pinned false: it could not pin (why_not_pinned
+// says why), and the call ran with MPICH's own selection.
+int run_as_mpich(const std::string& value, bool* pinned, const std::function<int()>& call);
+std::string why_not_pinned();
 // An MPI error code whose string says why the algorithm cannot run.
 int error_code_for(const std::string& why);
 // Hands err to comm's error handler and returns it.
