@@ -102,17 +102,23 @@ def publish(srcs, dest):
     """The sweep directories' raw.csv, timing.csv, explain.csv and cost
     files -> dest, then analyze_nodes.py there (runs nothing)."""
     # --out may list several sweep directories (comma separated, e.g.
-    # two sweeps run side by side over different sizes): their lines
-    # are concatenated, the first directory's header and explain.csv.
+    # sweeps run side by side over different platforms or sizes): their
+    # lines are concatenated (timing.csv: the first directory's header);
+    # explain.csv: each platform's lines from the first directory that has
+    # them (explain covers every size of the platform it ran for).
     os.makedirs(dest, exist_ok=True)
     for f in ("raw.csv", "timing.csv", "explain.csv"):
-        lines = []
+        lines, explained = [], set()
         for i, d in enumerate(srcs):
             path = os.path.join(d, f)
-            if not os.path.exists(path) or (f == "explain.csv" and i):
+            if not os.path.exists(path):
                 continue
             with open(path) as fh:
                 got = fh.readlines()
+            if f == "explain.csv":
+                mine = {l.split(",")[0] for l in got} - explained
+                explained |= mine
+                got = [l for l in got if l.split(",")[0] in mine]
             lines += got if (i == 0 or f != "timing.csv") else got[1:]
         with open(os.path.join(dest, f), "w") as fh:
             fh.writelines(lines)
