@@ -138,15 +138,29 @@ PY
   grep -h "WRONG\|wrong words" "$OUT/logs/$name-$label.log" || true
 }
 
+# topo_auto's costs (every run is given them; only topo_auto uses them):
+# topoa2a-calibrate (sim_calibrate) on the platform's first two hosts, as a
+# user runs it once per machine; its cost file is kept in platforms/
+# (delete it to calibrate again). No link constant is typed in.
+calibrate() {  # name -> the cost file
+  local name=$1 file=$OUT/platforms/$1.cost
+  if [[ ! -f $file ]]; then
+    printf 'h0\nh1\n' >"$OUT/platforms/$name.calibrate.hosts"
+    smpirun -no-privatize -np 2 -platform "$OUT/platforms/$name.xml" \
+      -hostfile "$OUT/platforms/$name.calibrate.hosts" "${SMPI_CFG[@]}" \
+      "$OUT/sim_calibrate" -o "$file.tmp" >"$OUT/logs/$name-calibrate.log" 2>&1
+    mv "$file.tmp" "$file"
+  fi
+  echo "$file"
+}
+
 start=$(date +%s)
 for line in "${sweep[@]}"; do
   read -r kind p sizes ours smpi <<<"$line"
   name=$kind-$p
   topo=$(python3 sim/platforms.py write "$OUT/platforms" "$kind" "$p")
-  cost=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); \
-print(f\"ts_intra={d['ts']*1e6:g}us,ts_inter={d['ts']*1e6:g}us,tw_intra={d['tw']*1e9:g}ns,tw_inter={d['tw']*1e9:g}ns,ts_hop={d['hop']*1e6:g}us\")" \
-    "$(python3 sim/platforms.py info "$kind" "$p")")
-  common=(--platform "$name" --sizes "$sizes" --iters 1 --warmup 0 --csv "$csv" --cost "$cost")
+  common=(--platform "$name" --sizes "$sizes" --iters 1 --warmup 0 --csv "$csv"
+    --cost-file "$(calibrate "$name")")
   if ((auto_only)); then
     run "$name" "$p" topo_auto "$OUT/sim_a2a" "${common[@]}" --algs topo_auto --topology "$topo"
     continue
