@@ -49,7 +49,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import platforms  # noqa: E402
-from smpi_tools import SMPI_CFG, build, cost_args, explain, table_algorithms  # noqa: E402
+from smpi_tools import (SMPI_CFG, build, cost_args, explain, run_limited,  # noqa: E402
+                        table_algorithms)
 
 SMPI_ALGS = ["bruck", "pair", "basic_linear", "mvapich2_scatter_dest", "2dmesh", "3dmesh", "ring",
              "mpich", "ompi"]
@@ -201,12 +202,9 @@ def run_point(exe, out, point, args):
         with open(log, "w") as f:
             f.write(" ".join(cmd) + "\n")
             f.flush()
-            try:
-                rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                    timeout=args.timeout, cwd=ROOT).returncode
-                status = "ok" if rc == 0 else f"failed rc={rc}"
-            except subprocess.TimeoutExpired:
-                status = f"timeout {args.timeout:g}s"
+            rc = run_limited(cmd, f, args.timeout)
+            status = (f"timeout {args.timeout:g}s" if rc is None else
+                      "ok" if rc == 0 else f"failed rc={rc}")
         wall = time.time() - t0
         with open(log) as f:
             text = f.read()

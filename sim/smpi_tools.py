@@ -4,6 +4,7 @@ and the cost model's explanation of every point."""
 import contextlib
 import io
 import os
+import signal
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,6 +26,21 @@ SMPI_CFG = ["--cfg=smpi/simulate-computation:no", "--cfg=network/model:CM02",
             "--cfg=smpi/grow-injected-times:no",
             "--log=root.thres:critical"]
 
+
+def run_limited(cmd, out, timeout):
+    """Runs cmd (stdout and stderr to the file out) for at most timeout
+    seconds; returns its exit status, or None if it ran out of time. The
+    command gets its own process group and the whole group is killed on
+    time-out: smpirun is a shell script, and killing only it leaves its
+    smpimain simulating on (taking the CPU from the next run)."""
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                            start_new_session=True)
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return None
 
 def build(out):
     subprocess.run(["make", "-s", "-f", "sim/Makefile", f"BUILD={out}", f"-j{os.cpu_count()}"],
