@@ -183,10 +183,6 @@ if [[ -n $NATIVE ]]; then
   NATIVE=$(readlink -f "$NATIVE")
   LIB=$(readlink -f "${TOPOA2A_NATIVE_LIB:-$REPO/build/plugin/libtopoa2a_native.so}")
   [[ -f $LIB ]] || die "native plugin $LIB does not exist (build it, or set TOPOA2A_NATIVE_LIB)"
-  # node_aware_log is not a value of the patched MPICH's CVARs (it runs there
-  # only as topo_auto's choice): MPI_Init would reject it.
-  TOPOA2A_ALGS_DEFAULT=${TOPOA2A_ALGS_DEFAULT/ node_aware_log/}
-  ALLTOALLV_ALGS=${ALLTOALLV_ALGS/ node_aware_log/}
 fi
 OURS=$PRELOAD; [[ -n $NATIVE ]] && OURS=1   # topoa2a takes part: its stats are expected
 [[ $MAXNP =~ ^[0-9]+$ ]] || die "--maxnp: not a number: $MAXNP"

@@ -58,7 +58,7 @@ const std::vector<Algorithm>& algorithms() {
        "ceil(log2 q) messages per rank and phase instead of q-1 (small blocks)",
        "none (node layout of the communicator)", false, true, node_aware_log_check,
        node_aware_log_build, node_aware_log_rounds, node_aware_log_blocks_sent, node_aware_log_time,
-       node_aware_log_round, false},
+       node_aware_log_round},
   };
   return table;
 }

@@ -50,12 +50,6 @@ struct Algorithm {
   // the size of that round: the one source of every algorithm's pattern
   // (build() is schedule_from_rounds over it; the cost model samples it).
   Round (*round)(int p, int rank, const Params& params, int k);
-
-  // A value of the patched MPICH's MPIR_CVAR_ALLTOALL(V)_INTRA_ALGORITHM
-  // (patches/0002 lists it), so the native door can force it by name.
-  // node_aware_log is not yet (the patch predates it): the native door runs
-  // it when topo_auto picks it; the preload door forces it by name.
-  bool native_value = true;
 };
 
 // The generic build(): rounds 0 .. rounds(p, params)-1 of `round`.

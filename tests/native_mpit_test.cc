@@ -59,8 +59,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 TEST(NativeMpiT, AlltoallCvarListsEveryAlgorithm) {
   const auto values = enum_values("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM");
-  for (const Algorithm& a : algorithms())
-    EXPECT_EQ(contains(values, a.name), a.native_value) << a.name;
+  for (const Algorithm& a : algorithms()) EXPECT_TRUE(contains(values, a.name)) << a.name;
   EXPECT_TRUE(contains(values, "topo_auto"));
   for (const char* mpich : {"auto", "brucks", "pairwise", "scattered"})
     EXPECT_TRUE(contains(values, mpich)) << mpich << ": MPICH's own values stay";
@@ -69,7 +68,7 @@ TEST(NativeMpiT, AlltoallCvarListsEveryAlgorithm) {
 TEST(NativeMpiT, AlltoallvCvarListsItsAlgorithms) {
   const auto values = enum_values("MPIR_CVAR_ALLTOALLV_INTRA_ALGORITHM");
   for (const Algorithm& a : algorithms())
-    EXPECT_EQ(contains(values, a.name), a.alltoallv && a.native_value) << a.name;
+    EXPECT_EQ(contains(values, a.name), a.alltoallv) << a.name;
   EXPECT_TRUE(contains(values, "topo_auto"));
 }
 

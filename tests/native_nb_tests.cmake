@@ -9,7 +9,7 @@
 # statistics (op ialltoall[v], alltoall[v]_init) prove which algorithm ran.
 # Included from native_tests.cmake (native_env, expect, the programs).
 
-set(native_nb_v ring onefactor direct_scheduled node_aware multileader topo_auto)
+set(native_nb_v ring onefactor direct_scheduled node_aware multileader node_aware_log topo_auto)
 foreach(alg IN LISTS TOPOA2A_NB_ALGORITHMS)
   set(env ${native_env} -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ${alg} -genv TOPOA2A_EXPECT
           ${alg} -genv TOPOA2A_FRONT native)
@@ -55,7 +55,7 @@ add_test(NAME native_nb_fallback_error
                  -genv MPIR_CVAR_COLLECTIVE_FALLBACK error $<TARGET_FILE:mpi_nonblocking_test>)
 # The node-aware algorithms on a forced layout of 2 nodes x 3 ranks, where
 # every phase forwards (alltoallv: lengths first, then the messages).
-foreach(alg node_aware multileader)
+foreach(alg node_aware multileader node_aware_log)
   add_test(NAME native_nonblocking_${alg}_np6_nodes2x3
            COMMAND ${TOPOA2A_MPIEXEC} -n 6 ${native_env} -genv MPIR_CVAR_TOPOA2A_TOPOLOGY nodes:2x3
                    -genv MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM ${alg} -genv

@@ -65,8 +65,8 @@ endforeach()
 # first, inside MPI_COMM_WORLD's commit: a host that hands it over first
 # gives every rank a different layout and the schedules do not match), and
 # on forced layouts, where every phase runs. "alg np layout" (- : MPICH's).
-foreach(case "node_aware;4;-" "node_aware;5;-" "multileader;4;-" "node_aware;4;nodes:2x2"
-             "multileader;6;nodes:2x3")
+foreach(case "node_aware;4;-" "node_aware;5;-" "multileader;4;-" "node_aware_log;5;-"
+             "node_aware;4;nodes:2x2" "multileader;6;nodes:2x3" "node_aware_log;6;nodes:2x3")
   list(GET case 0 alg)
   list(GET case 1 n)
   list(GET case 2 layout)
