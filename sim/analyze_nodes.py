@@ -15,18 +15,23 @@ Bounds for N nodes of Q ranks (p = N Q), blocks of m bytes, NIC bandwidth B
 (platforms.node_bounds): each node's NIC sends what its Q ranks send to the
 (N - 1) Q ranks of other nodes, Q (N - 1) Q m = (N - 1)/N * Q * p * m
 bytes: injection = (N - 1) Q^2 m / B. network = max(injection, bisection).
+latency: the larger of one receive and the diameter, and the receive-count
+bound ceil(log2 p) o + the fastest message's latency (o: SMPI's per-receive
+overhead; what one rank holds can at most double per receive). Whether the
+node-aware issue's targets are in reach at all is judged against the larger
+of the latency and network bounds (targets()).
 The simulation is deterministic (same platform, same binary: the same time
 to the nanosecond), so each point is one call and has no spread.
 """
 import csv
 import math
 import os
-import subprocess
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import platforms  # noqa: E402
+import plot_nodes  # noqa: E402
 
 DEFAULT = "mpich:default"
 
@@ -152,6 +157,38 @@ def costs_used(outdir, plat, info):
     return f"cost `{info['cost']}` (the simulator's constants)"
 
 
+def targets(pts):
+    """The node-aware issue's targets at each point where MPICH's default
+    ran: 8 B .. 512 B, 2x under the default (or no algorithm can: half the
+    default's time is below the lower bound); 2 KiB .. 32 KiB, within 1.25x
+    of the injection bound and not slower than the default."""
+    out = []
+    for pt in pts:
+        d, bo, m = pt["default"], pt["best_ours_time"], pt["bytes"]
+        if not d or not bo or m > 32768:
+            continue
+        floor = max(pt["lat"], pt["net"])
+        if m <= 512:
+            need = d["time"] / 2
+            if need < floor:
+                verdict = (f"out of reach: 2x needs {fmt_us(need)}, below the lower bound "
+                           f"{fmt_us(floor)} (best of topoa2a {fmt_us(bo)}, "
+                           f"{d['time'] / bo:.2f}x under the default)")
+            else:
+                verdict = (f"{'met' if bo <= need else 'not met'}: 2x needs {fmt_us(need)} "
+                           f"(lower bound {fmt_us(floor)}), best of topoa2a {fmt_us(bo)}, "
+                           f"{d['time'] / bo:.2f}x")
+        else:
+            ok = bo <= 1.25 * pt["inj"] and bo <= d["time"]
+            verdict = (f"{'met' if ok else 'not met'}: best of topoa2a {bo / pt['inj']:.2f}x "
+                       f"the injection bound, {d['time'] / bo:.2f}x under the default")
+        out.append(f"- {fmt_bytes(m)}: {verdict}.")
+    if out:
+        out = ["Targets (8 B .. 512 B: 2x under MPICH's default; 2 KiB .. 32 KiB: within "
+               "1.25x of the injection bound and not slower than the default):", ""] + out + [""]
+    return out
+
+
 def write_summary(outdir, points, timing):
     by_plat = defaultdict(list)
     for pt in points:
@@ -215,7 +252,7 @@ def write_summary(outdir, points, timing):
             L.append(f"| {n} | " + " | ".join(cells) + " |")
         L.append("| *injection bound* | " + " | ".join(fmt_us(pt["inj"]) for pt in pts) + " |")
         L.append("| *network bound* | " + " | ".join(fmt_us(pt["net"]) for pt in pts) + " |")
-        L.append("| *latency bound* | " + " | ".join(fmt_us(pt["lat"]) for pt in pts) + " |")
+        L.append("| *latency / receive-count bound* | " + " | ".join(fmt_us(pt["lat"]) for pt in pts) + " |")
         L.append("")
         L += ["| block | MPICH default | best of everything | best of topoa2a | default / topoa2a "
               "| topoa2a / injection | topoa2a / network | best of MPICH's and SMPI's / topoa2a "
@@ -254,6 +291,7 @@ def write_summary(outdir, points, timing):
             row.append(f"{a['time'] / pt['best_time']:.2f}" if a and pt["best_time"] else "-")
             L.append("| " + " | ".join(row) + " |")
         L.append("")
+        L += targets(pts)
         L.append(f"Wall time: {walls[plat]:.0f} s in {runs[plat]} smpirun runs (per run: "
                  f"`timing.csv`).")
         if failed[plat]:
@@ -268,53 +306,6 @@ def write_summary(outdir, points, timing):
         f.write("\n".join(L))
 
 
-def plot(outdir, points):
-    if subprocess.run(["sh", "-c", "command -v gnuplot"], capture_output=True).returncode:
-        print("analyze_nodes: gnuplot not found, no plots")
-        return
-    by_plat = defaultdict(list)
-    for pt in points:
-        by_plat[pt["platform"]].append(pt)
-    for plat, pts in by_plat.items():
-        info = pts[0]["info"]
-        names = order({n for pt in pts for n in pt["algs"]}) + ["injection bound"]
-        data = os.path.join(outdir, f"plot-{plat}.dat")
-        with open(data, "w") as f:
-            for n in names:
-                f.write(f'"{n}"\n')
-                for pt in pts:
-                    if n == "injection bound":
-                        f.write(f"{pt['bytes']} {pt['inj'] * 1e6:.6g}\n")
-                    elif n in pt["algs"]:
-                        f.write(f"{pt['bytes']} {pt['algs'][n]['time'] * 1e6:.6g}\n")
-                f.write("\n\n")
-        styles = []
-        for i, n in enumerate(names):
-            if n == "injection bound":
-                s = "lines dt 2 lw 2 lc rgb 'black'"
-            elif n == "topo_auto":
-                s = "points pt 6 ps 2 lc rgb 'red'"
-            elif n == DEFAULT:
-                s = "linespoints pt 7 lw 2.5 lc rgb 'blue'"
-            elif n.startswith(("smpi:", "mpich:")):
-                s = f"linespoints dt 3 pt {i % 13 + 1} lw 1"
-            else:
-                s = f"linespoints pt {i % 13 + 1} lw 1.5"
-            styles.append(f"'{data}' index {i} using 1:2 with {s} title '{n}'")
-        script = f"""set terminal pngcairo size 800,480 font ',9' noenhanced
-set output '{os.path.join(outdir, f"plot-{plat}.png")}'
-set title '{plat}: {info['nodes']} nodes x {info['q']} ranks, simulated MPI_Alltoall'
-set logscale xy
-set xlabel 'block size (bytes)'
-set ylabel 'time (us)'
-set key outside right top
-set grid
-plot {', '.join(styles)}
-"""
-        subprocess.run(["gnuplot"], input=script, text=True, check=True)
-        os.remove(data)
-
-
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -323,7 +314,7 @@ def main():
     points = analyze(rows, picks)
     write_results(outdir, points)
     write_summary(outdir, points, timing)
-    plot(outdir, points)
+    plot_nodes.plot(outdir, points, order, DEFAULT)
     print(f"analyze_nodes: {outdir}/results.csv, summary.md, plot-*.png")
 
 

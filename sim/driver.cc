@@ -190,13 +190,17 @@ int main(int argc, char** argv) {
       long bad = 0;
       if (o.check && err == MPI_SUCCESS) bad = count_errors(buf, me, p, words);
       // From one common start to the last rank's end (per call).
-      const double t0 = synchronized_start(MPI_COMM_WORLD);
+      double late = 0;
+      const double t0 = synchronized_start(MPI_COMM_WORLD, &late);
       for (int i = 0; i < o.iters && err == MPI_SUCCESS; ++i) err = once();
       const double mine = (MPI_Wtime() - t0) / o.iters;
       if (o.check && err == MPI_SUCCESS && o.warmup == 0) bad = count_errors(buf, me, p, words);
       double slowest = 0;
       long total_bad = 0;
-      int any_err = err != MPI_SUCCESS;
+      int any_err = err != MPI_SUCCESS || late > 0;
+      if (late > 0)
+        std::fprintf(stderr, "sim_a2a: rank %d started %s %ld B %.3g us late\n", me, label.c_str(),
+                     m, late * 1e6);
       MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
       MPI_Reduce(&bad, &total_bad, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
       MPI_Allreduce(MPI_IN_PLACE, &any_err, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

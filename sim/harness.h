@@ -33,10 +33,16 @@ void fill(const Buffers& b, int me, int p, long words);
 long count_errors(const Buffers& b, int me, int p, long words);
 
 // Every rank of `comm` returns at the same simulated instant, which it
-// returns: a barrier, the latest clock over all ranks (allreduce), and a
-// simulated sleep (SMPI's nanosleep advances the simulated clock) up to
-// that clock plus 1 ms, far more than the allreduce's skew. Timing from
-// there is independent of how skewed the ranks left the previous call.
-double synchronized_start(MPI_Comm comm);
+// returns: a barrier, the latest clock over all ranks (allreduce), the
+// longest a rank took to leave that allreduce after it (a second
+// allreduce), and a simulated sleep (SMPI's nanosleep advances the
+// simulated clock) up to that clock plus 4 such spans plus 1 ms. A fixed
+// 1 ms margin was not enough at p = 1024 (SMPI's allreduce there leaves
+// some ranks more than 1 ms after the latest entry: they started the timed
+// call late, which added about 35 us to every candidate's time). *late: how
+// far past the instant this rank arrived (0 when the margin held; the
+// driver reports a late start as an error). Timing from there is
+// independent of how skewed the ranks left the previous call.
+double synchronized_start(MPI_Comm comm, double* late);
 
 }  // namespace sim

@@ -240,10 +240,22 @@ def node_bounds(info, m):
     network: the larger of injection and the bisection: each half of the
       nodes sends (N/2) * (N/2) * Q^2 * m bytes across the cut, over
       bisection_links links each way.
-    latency: one receive overhead and the diameter in hops.
+    latency: the larger of (a) one receive overhead and the diameter in
+      hops and (b) the receive-count bound, ceil(log2 p) receive overheads
+      o plus the shortest message latency: SMPI charges o (smpi/or) to the
+      receiving rank after the message has arrived, one receive after
+      another, and the rank can send nothing meanwhile, so a message whose
+      overhead ends at t carries what its sender knew at t - o at the
+      latest and its receiver knew no more than at t - o itself; the
+      number of ranks whose blocks one rank can hold thus at most doubles
+      every o, and each rank must hold blocks of all p ranks. Independent
+      of the block size and of the algorithm (any combining, any window).
     Returns (latency, injection, network)."""
     n, q, bw = info["nodes"], info["q"], info["bw"]
-    t_lat = info["recv_overhead"] + info["diameter"] * info["lat"]
+    o = info["recv_overhead"]
+    fastest = min(info["shm_lat"], info["lat"]) if q > 1 else info["lat"]
+    t_recv = math.ceil(math.log2(info["p"])) * o + fastest if info["p"] > 1 else 0.0
+    t_lat = max(o + info["diameter"] * info["lat"], t_recv)
     t_inj = (n - 1) * q * q * m / (info["injection_links"] * bw)
     t_bis = (n / 2) * (n / 2) * q * q * m / (info["bisection_links"] * bw)
     return t_lat, t_inj, max(t_inj, t_bis)

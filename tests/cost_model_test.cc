@@ -166,6 +166,35 @@ TEST(Model, SampledRoundsAt1024) {
   }
 }
 
+// On 64 nodes of 16 ranks (p = 1024, over the model's budget) every
+// schedule that sends over the network has a sampled round that does
+// (rank 0's sends): node_aware's 15 + 4 + 16 rounds, sampled evenly,
+// once priced only its intra-node phases.
+TEST(Model, SampledRoundsCoverTheNetworkPhase) {
+  const Topology t = forced("nodes:64x16,fat_tree", 1024);
+  const CostModel model(t, CostParams{});
+  std::vector<ModelMessage> got;
+  auto network = [&](const char* name, const Params& params, int k) {
+    EXPECT_TRUE(model_messages(name, 1024, params, 0, k, &got));
+    for (const ModelMessage& m : got)
+      if (m.blocks > 0 && t.unit_of_rank(m.peer) != t.unit_of_rank(0)) return true;
+    return false;
+  };
+  int checked = 0;
+  for (const Algorithm& a : algorithms()) {
+    for (const CostModel::Option& o : model.options(a.name)) {
+      if (!o.why_not.empty()) continue;
+      const Params params = resolve_params(1024, o.params);
+      bool any = false, sampled = false;
+      for (int k = 0; k < o.rounds && !any; ++k) any = network(a.name, params, k);
+      for (int k : o.sampled_rounds) sampled = sampled || network(a.name, params, k);
+      EXPECT_EQ(sampled, any) << a.name << " " << o.note;
+      checked += a.id == AlgorithmId::kNodeAware;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 // MPICH's patterns, as its code runs them: brucks round k to rank + 2^k
 // with the blocks whose index has bit k set; pairwise to rank XOR i (p a
 // power of two) or rank + i; scattered to rank - i, i = 0..p-1, in batches

@@ -97,21 +97,41 @@ class PlanBuilder {
   // kw of the R rounds, with the rounds each stands for. The phases of the
   // schedule (runs of rounds in which rank 0 sends to the same peers, e.g.
   // mesh's row and column phases) each get samples in proportion to their
-  // length, at least one, when there are at most kw of them; otherwise the
-  // samples are spread evenly (midpoints).
+  // length, at least one, when there are at most kw of them; else the runs
+  // in which rank 0 sends over the network or only inside its node (the
+  // node-aware schedules' three phases, whose intra-node rounds change
+  // peers every round: spread evenly, 4 samples of node_aware's 15 + 4 + 16
+  // rounds at 64 x 16 all fell in phases 1 and 3, and the model priced it
+  // without its network phase); otherwise the samples are spread evenly
+  // (midpoints).
   std::vector<std::pair<int, double>> round_samples(int R, int kw) {
     std::vector<std::pair<int, double>> out;
     std::vector<std::pair<int, int>> phases;  // [first, end)
-    if (kw < R) {
-      std::vector<int> prev, cur;
+    auto split = [&](auto key) {
+      phases.clear();
+      decltype(key(0)) prev{};
       for (int k = 0; k < R && static_cast<int>(phases.size()) <= kw; ++k) {
-        pat_.sends(0, k, &msgs_);
-        cur.clear();
-        for (const ModelMessage& m : msgs_) cur.push_back(m.peer);
+        auto cur = key(k);
         if (k == 0 || cur != prev) phases.push_back({k, k + 1});
         phases.back().second = k + 1;
-        prev.swap(cur);
+        prev = std::move(cur);
       }
+    };
+    if (kw < R) {
+      split([&](int k) {
+        pat_.sends(0, k, &msgs_);
+        std::vector<int> peers;
+        for (const ModelMessage& m : msgs_) peers.push_back(m.peer);
+        return peers;
+      });
+      if (static_cast<int>(phases.size()) > kw)
+        split([&](int k) {
+          pat_.sends(0, k, &msgs_);
+          const int home = t_.unit_of_rank(0);
+          return std::any_of(msgs_.begin(), msgs_.end(), [&](const ModelMessage& m) {
+            return m.blocks > 0 && t_.unit_of_rank(m.peer) != home;
+          });
+        });
     }
     if (kw >= R || static_cast<int>(phases.size()) > kw) phases = {{0, R}};
     int left = kw;
