@@ -252,7 +252,8 @@ def write_summary(outdir, points, timing):
             L.append(f"| {n} | " + " | ".join(cells) + " |")
         L.append("| *injection bound* | " + " | ".join(fmt_us(pt["inj"]) for pt in pts) + " |")
         L.append("| *network bound* | " + " | ".join(fmt_us(pt["net"]) for pt in pts) + " |")
-        L.append("| *latency / receive-count bound* | " + " | ".join(fmt_us(pt["lat"]) for pt in pts) + " |")
+        L.append("| *latency / receive-count bound* | "
+                 + " | ".join(fmt_us(pt["lat"]) for pt in pts) + " |")
         L.append("")
         L += ["| block | MPICH default | best of everything | best of topoa2a | default / topoa2a "
               "| topoa2a / injection | topoa2a / network | best of MPICH's and SMPI's / topoa2a "

@@ -36,10 +36,11 @@ long count_errors(const Buffers& b, int me, int p, long words);
 // returns: a barrier, the latest clock over all ranks (allreduce), the
 // longest a rank took to leave that allreduce after it (a second
 // allreduce), and a simulated sleep (SMPI's nanosleep advances the
-// simulated clock) up to that clock plus 4 such spans plus 1 ms. A fixed
-// 1 ms margin was not enough at p = 1024 (SMPI's allreduce there leaves
-// some ranks more than 1 ms after the latest entry: they started the timed
-// call late, which added about 35 us to every candidate's time). *late: how
+// simulated clock) up to that clock plus 4 such spans plus 1 ms. With a
+// fixed 1 ms margin, at p = 1024 on 16- and 32-core hosts, the first timed
+// call took about 35 us longer than a back-to-back second one for every
+// candidate (SMPI's own bruck too), and this margin removes the difference
+// (some ranks reached the instant after it had passed). *late: how
 // far past the instant this rank arrived (0 when the margin held; the
 // driver reports a late start as an error). Timing from there is
 // independent of how skewed the ranks left the previous call.

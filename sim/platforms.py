@@ -249,7 +249,9 @@ def node_bounds(info, m):
       latest and its receiver knew no more than at t - o itself; the
       number of ranks whose blocks one rank can hold thus at most doubles
       every o, and each rank must hold blocks of all p ranks. Independent
-      of the block size and of the algorithm (any combining, any window).
+      of the block size and of the algorithm (any combining, any window),
+      for messages below SMPI's detached threshold (64 KiB; larger ones
+      pay no o in SMPI at all: sim/README.md, Bounds).
     Returns (latency, injection, network)."""
     n, q, bw = info["nodes"], info["q"], info["bw"]
     o = info["recv_overhead"]
