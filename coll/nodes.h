@@ -39,10 +39,13 @@ inline int rounds_1f(int n) { return n <= 1 ? 0 : (n % 2 == 1 ? n : n - 1); }
 // the nodes; in step j node a sends to to(j, a) and receives from
 // from(j, a) (a itself: a is idle in step j). Every ordered pair of
 // distinct nodes meets in exactly one step.
-//  - kXor: node a meets the node at endpoint e(a) XOR (j+1): a power-of-two
+//  - kXor: node a meets the node at endpoint e(a) XOR d_j: a power-of-two
 //    number of nodes on a switch, fat tree, unknown network, dragonfly or
 //    hypercube (e = the network endpoints where they number the nodes
-//    0..n-1, else the node index). n-1 steps.
+//    0..n-1, else the node index). n-1 steps; d_j = j + 1, except on a
+//    dragonfly, where d_j runs over 1..n-1 in bit-reversed order (n = 8:
+//    4, 2, 6, 1, 5, 3, 7): consecutive steps differ in the high bits (the
+//    group) first.
 //  - kShift: ring / mesh / torus whose endpoints are exactly the nodes:
 //    step j moves every node by one shift vector s_j (coordinates mod the
 //    extents), a permutation with the same load on every node. The shifts
@@ -68,6 +71,8 @@ class NodeSteps {
   std::vector<int> ep_;       // endpoint of each node
   std::vector<int> node_at_;  // node at each endpoint
   std::vector<int> dims_;
+  std::vector<int> xor_;            // kXor: XOR distance of each step
+  std::vector<int> step_of_xor_;    // kXor: step of each distance
   std::vector<int> shift_;          // kShift: linear shift of each step
   std::vector<int> step_of_shift_;  // kShift: step of each linear shift
 };

@@ -12,14 +12,16 @@ nodes.py) gives topo_auto's pick where its own run is not done yet: the
 table then names the pick and the time of that candidate's own run.
 
 Bounds for N nodes of Q ranks (p = N Q), blocks of m bytes, NIC bandwidth B
-(platforms.node_bounds): each node's NIC sends what its Q ranks send to the
+(node_bounds.node_bounds): each node's NIC sends what its Q ranks send to the
 (N - 1) Q ranks of other nodes, Q (N - 1) Q m = (N - 1)/N * Q * p * m
-bytes: injection = (N - 1) Q^2 m / B. network = max(injection, bisection).
+bytes: injection = (N - 1) Q^2 m / B. network = max(injection, bisection,
+a leaf's or group's cut). routed (dragonflies): the busiest link when each
+block crosses once on SimGrid's own route.
 latency: the larger of one receive and the diameter, and the receive-count
 bound ceil(log2 p) o + the fastest message's latency (o: SMPI's per-receive
 overhead; what one rank holds can at most double per receive). Whether the
 node-aware issue's targets are in reach at all is judged against the larger
-of the latency and network bounds (targets()).
+of the latency and network bounds (node_bounds.targets()).
 The simulation is deterministic (same platform, same binary: the same time
 to the nanosecond), so each point is one call and has no spread.
 """
@@ -30,6 +32,8 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import node_bounds  # noqa: E402
+from node_bounds import fmt_bytes, fmt_us, targets  # noqa: E402
 import platforms  # noqa: E402
 import plot_nodes  # noqa: E402
 
@@ -38,17 +42,6 @@ DEFAULT = "mpich:default"
 
 def ours(name):
     return not name.startswith(("smpi:", "mpich:")) and name != "topo_auto"
-
-
-def fmt_us(t):
-    if t is None:
-        return "-"
-    us = t * 1e6
-    return f"{us:.3g}" if us < 1000 else f"{us:.0f}"
-
-
-def fmt_bytes(b):
-    return f"{b >> 10} KiB" if b >= 1024 and b % 1024 == 0 else f"{b} B"
 
 
 def raw_name(run):
@@ -97,7 +90,7 @@ def analyze(rows, picks):
         algs = pts[(plat, m)]
         kind, spec = plat.rsplit("-", 1)
         info = platforms.describe_nodes(kind, spec)
-        t_lat, t_inj, t_net = platforms.node_bounds(info, m)
+        t_lat, t_inj, t_net, t_routed = node_bounds.node_bounds(info, m)
         everything = {n: r["time"] for n, r in algs.items() if n != "topo_auto"}
         best = min(everything, key=everything.get) if everything else None
         mine = {n: t for n, t in everything.items() if ours(n)}
@@ -121,7 +114,7 @@ def analyze(rows, picks):
             "best_ours_time": mine.get(best_ours), "default": default, "auto": auto,
             "best_theirs": best_theirs, "best_theirs_time": theirs.get(best_theirs),
             "best_cand": min(cands, key=cands.get) if cands else None, "cands": cands,
-            "inj": t_inj, "net": t_net, "lat": t_lat, "pick": picks.get((plat, m)),
+            "inj": t_inj, "net": t_net, "lat": t_lat, "routed": t_routed, "pick": picks.get((plat, m)),
         })
     return points
 
@@ -131,7 +124,7 @@ def write_results(outdir, points):
         w = csv.writer(f)
         w.writerow(["platform", "nodes", "ranks_per_node", "p", "algorithm", "bytes", "time_s",
                     "vs_mpich_default", "vs_best", "injection_bound_s", "network_bound_s",
-                    "vs_injection", "choice", "check"])
+                    "vs_injection", "choice", "check", "routed_bound_s"])
         for pt in points:
             info = pt["info"]
             for n in order(pt["algs"].keys()):
@@ -141,7 +134,8 @@ def write_results(outdir, points):
                             "" if r["vs_default"] is None else f"{r['vs_default']:.4f}",
                             "" if r["vs_best"] is None else f"{r['vs_best']:.4f}",
                             f"{pt['inj']:.6e}", f"{pt['net']:.6e}",
-                            f"{r['time'] / pt['inj']:.4f}", r["choice"], r["check"]])
+                            f"{r['time'] / pt['inj']:.4f}", r["choice"], r["check"],
+                            "" if pt["routed"] is None else f"{pt['routed']:.6e}"])
 
 
 def costs_used(outdir, plat, info):
@@ -155,38 +149,6 @@ def costs_used(outdir, plat, info):
             return (f"costs from topoa2a-calibrate (`{sub}/{plat}.cost`: "
                     + ", ".join(f"{k}={v}" for k, v in kv) + ")")
     return f"cost `{info['cost']}` (the simulator's constants)"
-
-
-def targets(pts):
-    """The node-aware issue's targets at each point where MPICH's default
-    ran: 8 B .. 512 B, 2x under the default (or no algorithm can: half the
-    default's time is below the lower bound); 2 KiB .. 32 KiB, within 1.25x
-    of the injection bound and not slower than the default."""
-    out = []
-    for pt in pts:
-        d, bo, m = pt["default"], pt["best_ours_time"], pt["bytes"]
-        if not d or not bo or m > 32768:
-            continue
-        floor = max(pt["lat"], pt["net"])
-        if m <= 512:
-            need = d["time"] / 2
-            if need < floor:
-                verdict = (f"out of reach: 2x needs {fmt_us(need)}, below the lower bound "
-                           f"{fmt_us(floor)} (best of topoa2a {fmt_us(bo)}, "
-                           f"{d['time'] / bo:.2f}x under the default)")
-            else:
-                verdict = (f"{'met' if bo <= need else 'not met'}: 2x needs {fmt_us(need)} "
-                           f"(lower bound {fmt_us(floor)}), best of topoa2a {fmt_us(bo)}, "
-                           f"{d['time'] / bo:.2f}x")
-        else:
-            ok = bo <= 1.25 * pt["inj"] and bo <= d["time"]
-            verdict = (f"{'met' if ok else 'not met'}: best of topoa2a {bo / pt['inj']:.2f}x "
-                       f"the injection bound, {d['time'] / bo:.2f}x under the default")
-        out.append(f"- {fmt_bytes(m)}: {verdict}.")
-    if out:
-        out = ["Targets (8 B .. 512 B: 2x under MPICH's default; 2 KiB .. 32 KiB: within "
-               "1.25x of the injection bound and not slower than the default):", ""] + out + [""]
-    return out
 
 
 def write_summary(outdir, points, timing):
@@ -252,6 +214,9 @@ def write_summary(outdir, points, timing):
             L.append(f"| {n} | " + " | ".join(cells) + " |")
         L.append("| *injection bound* | " + " | ".join(fmt_us(pt["inj"]) for pt in pts) + " |")
         L.append("| *network bound* | " + " | ".join(fmt_us(pt["net"]) for pt in pts) + " |")
+        if any(pt["routed"] for pt in pts):
+            L.append("| *routed bound (SimGrid's routes, each block once)* | "
+                     + " | ".join(fmt_us(pt["routed"]) for pt in pts) + " |")
         L.append("| *latency / receive-count bound* | "
                  + " | ".join(fmt_us(pt["lat"]) for pt in pts) + " |")
         L.append("")

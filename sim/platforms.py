@@ -179,9 +179,13 @@ def describe_nodes(kind, spec):
         k = n // leaves
         up = k if kind == "fattree" else k // 2
         attrs = {"topology": "FAT_TREE", "topo_parameters": f"2;{k},{leaves};1,{up};1,1"}
-        net = "fat_tree"
+        # The model is told the taper as the network file says it: LEAFxUP
+        # (endpoints, here nodes, per leaf switch and its up-links).
+        net = "fat_tree" if up == k else f"fat_tree:{k}x{up}"
         diameter = 4
         bisection_links = leaves // 2 * up  # links each way across the cut
+        group = (k, up)  # a leaf's nodes and its up-links
+        dragonfly = None
         desc = (f"{leaves} leaves of {k} nodes, {up} spines, "
                 + ("full bisection" if up == k else f"{k}:{up} tapered"))
     elif kind in ("torus2d", "torus3d"):
@@ -193,6 +197,8 @@ def describe_nodes(kind, spec):
         diameter = t["diameter"]
         bisection_links = t["bisection_links"]
         injection_links = t["injection_links"]
+        group = None
+        dragonfly = None
         desc = f"a {net.split(':')[1]} torus of nodes"
     else:
         # g groups, c chassis, r routers, h nodes per router; 4 global links
@@ -203,12 +209,20 @@ def describe_nodes(kind, spec):
             raise SystemExit(f"dragonfly: no layout for {n} nodes")
         groups, chassis, routers, hosts = layouts[n]
         glinks = 4
+        # SimGrid's DRAGONFLY: groups, chassis, blades (routers) per chassis,
+        # nodes per blade, and the parallel links of the global (blue),
+        # chassis (black) and blade (green) links (node_bounds.routed_dragonfly).
+        dragonfly = {"groups": groups, "chassis": chassis, "blades": routers, "hosts": hosts,
+                     "blue": glinks, "black": 2, "green": 1}
+        d = dragonfly
         attrs = {"topology": "DRAGONFLY",
-                 "topo_parameters": f"{groups},{glinks};{chassis},2;{routers},1;{hosts}"}
+                 "topo_parameters": f"{groups},{d['blue']};{chassis},{d['black']};"
+                                    f"{routers},{d['green']};{hosts}"}
         net = f"dragonfly:{groups}x{n // groups}x{glinks}"
         diameter = 6
         half = groups // 2
         bisection_links = half * half * glinks if groups > 2 else glinks
+        group = (n // groups, glinks * (groups - 1))  # a group's nodes, its global links
         desc = f"{groups} groups of {n // groups} nodes, {glinks} global links per group pair"
     p = n * q
     return {
@@ -221,6 +235,7 @@ def describe_nodes(kind, spec):
         "bw": bw, "lat": lat, "shm_bw": SHM_BW, "shm_lat": SHM_LAT,
         "recv_overhead": RECV_OVERHEAD, "diameter": diameter,
         "bisection_links": bisection_links, "injection_links": injection_links,
+        "group": group, "dragonfly": dragonfly,
         # Cost parameters for topo_auto, as for the one-rank platforms:
         # t_s = receive overhead + first link; t_w of one link / one copy.
         "cost": (f"ts_intra={(RECV_OVERHEAD + SHM_LAT) * 1e6:g}us,"
@@ -228,39 +243,6 @@ def describe_nodes(kind, spec):
                  f"ts_inter={(RECV_OVERHEAD + lat) * 1e6:g}us,"
                  f"tw_inter={1e9 / bw:g}ns,ts_hop={lat * 1e6:g}us"),
     }
-
-
-def node_bounds(info, m):
-    """Lower bounds for blocks of m bytes on N nodes of Q ranks (p = N Q).
-
-    injection: every node's NIC sends what its Q ranks send to the other
-      nodes' ranks: Q * (N - 1) * Q * m = (N - 1) / N * Q * p * m bytes, at
-      LINK_BW (and receives as much, on the other direction of its link);
-      on a torus over the node's injection_links links (2d) at once.
-    network: the larger of injection and the bisection: each half of the
-      nodes sends (N/2) * (N/2) * Q^2 * m bytes across the cut, over
-      bisection_links links each way.
-    latency: the larger of (a) one receive overhead and the diameter in
-      hops and (b) the receive-count bound, ceil(log2 p) receive overheads
-      o plus the shortest message latency: SMPI charges o (smpi/or) to the
-      receiving rank after the message has arrived, one receive after
-      another, and the rank can send nothing meanwhile, so a message whose
-      overhead ends at t carries what its sender knew at t - o at the
-      latest and its receiver knew no more than at t - o itself; the
-      number of ranks whose blocks one rank can hold thus at most doubles
-      every o, and each rank must hold blocks of all p ranks. Independent
-      of the block size and of the algorithm (any combining, any window),
-      for messages below SMPI's detached threshold (64 KiB; larger ones
-      pay no o in SMPI at all: sim/README.md, Bounds).
-    Returns (latency, injection, network)."""
-    n, q, bw = info["nodes"], info["q"], info["bw"]
-    o = info["recv_overhead"]
-    fastest = min(info["shm_lat"], info["lat"]) if q > 1 else info["lat"]
-    t_recv = math.ceil(math.log2(info["p"])) * o + fastest if info["p"] > 1 else 0.0
-    t_lat = max(o + info["diameter"] * info["lat"], t_recv)
-    t_inj = (n - 1) * q * q * m / (info["injection_links"] * bw)
-    t_bis = (n / 2) * (n / 2) * q * q * m / (info["bisection_links"] * bw)
-    return t_lat, t_inj, max(t_inj, t_bis)
 
 
 def write_nodes(outdir, kind, spec):

@@ -9,7 +9,8 @@
 # payloads that encode source, destination and index). No timing is
 # checked. topo_auto's costs come from topoa2a-calibrate run under SMPI on
 # the same platform (sim_calibrate --quick -> a cost file -> sim_a2a
-# --cost-file), never from the simulator's constants.
+# --cost-file), never from the simulator's constants. Last, the analysis's
+# lower bounds against hand-derived values (sim/test_node_bounds.py).
 #   usage: sim/smoke.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,4 +89,6 @@ smpirun -no-privatize -np 8 -platform "$out/fattree-4x2.xml" -hostfile "$out/fat
   --algs all,mpich_default,mpich_brucks,mpich_scattered,mpich_pairwise,mpi --topology "$topo" \
   --cost-file "$out/fattree-4x2.cost" --csv "$csv"
 check "$csv" $(((ntable + 6) * 2))
+# The sweep's lower bounds against hand-derived values (no simulation).
+python3 sim/test_node_bounds.py
 echo "sim_smoke: PASSED"

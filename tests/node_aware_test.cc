@@ -121,6 +121,35 @@ TEST(NodeSteps, EveryOrderedPairMeetsOnceOnEveryNetwork) {
         NodeSteps::Kind::kXor);
   check(with_layout({0, 1, 2, 3, 4, 5}, 0, NodeNet::kTorus, {3, 3}, {0, 1, 2, 3, 4, 5}), 6,
         NodeSteps::Kind::kOneFactor);
+  // A dragonfly's XOR steps come in bit-reversed order (any placement).
+  for (int n : {8, 32, 64}) {
+    std::vector<int> one_each(n);
+    for (int a = 0; a < n; ++a) one_each[a] = a;
+    check(with_layout(one_each, 0, NodeNet::kDragonfly, {4, n / 4}, shuffled(one_each, 5)), n,
+          NodeSteps::Kind::kXor);
+  }
+}
+
+// On a dragonfly of 64 nodes in 4 groups, every run of 16 steps (one
+// inter-node round of 16 lanes) takes each pair of groups alike: the steps
+// that leave the group split evenly over the three group distances. In
+// distance order the first run stayed inside the groups (15 of 16 steps)
+// and each later run used the global links of one group pair only.
+TEST(NodeSteps, DragonflyRoundsSpreadOverAllGroupPairs) {
+  const int n = 64, per_group = 16, lanes = 16;
+  std::vector<int> one_each(n);
+  for (int a = 0; a < n; ++a) one_each[a] = a;
+  const Params prm = with_layout(one_each, 0, NodeNet::kDragonfly, {4, per_group}, one_each);
+  const NodeSteps st(nodes_of(n, prm), prm);
+  ASSERT_EQ(st.count(), n - 1);
+  for (int first = 0; first < st.count(); first += lanes) {
+    std::vector<int> per_distance(4, 0);  // steps by group distance (XOR of the groups)
+    for (int j = first; j < std::min(first + lanes, st.count()); ++j)
+      ++per_distance[(0 ^ st.to(j, 0)) / per_group];
+    for (int g = 1; g < 4; ++g)
+      EXPECT_EQ(per_distance[g], lanes / 4)
+          << "steps " << first << ".." << first + lanes - 1 << ", group distance " << g;
+  }
 }
 
 // On a 4x4 torus the first round of 4 lanes takes the four one-hop shifts:

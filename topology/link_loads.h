@@ -127,6 +127,19 @@ class LinkLoads {
   }
 
   double max_load() const { return max_; }
+  // Where a message from rank src to rank dst goes: 0 inside the node (no
+  // network), 1 over the network inside a dragonfly group or a tapered fat
+  // tree's leaf (or on any other network), 2 between groups / leaves (over
+  // the global links / up-links, the scarce ones).
+  int locality(int src, int dst) const {
+    if (t_.unit_of_rank(src) == t_.unit_of_rank(dst)) return 0;
+    const Network& n = t_.network;
+    if (groups_ > 0)
+      return n.group_of(n.endpoint_of_rank[src]) != n.group_of(n.endpoint_of_rank[dst]) ? 2 : 1;
+    if (leaves_ > 0)
+      return n.endpoint_of_rank[src] / n.leaf_size != n.endpoint_of_rank[dst] / n.leaf_size ? 2 : 1;
+    return 1;
+  }
   // Links beyond the first on the round's routes, averaged over its messages.
   double mean_extra_hops() const {
     return messages_ > 0 ? std::max(0.0, links_ / messages_ - 1.0) : 0.0;

@@ -97,54 +97,58 @@ class PlanBuilder {
   // kw of the R rounds, with the rounds each stands for. The phases of the
   // schedule (runs of rounds in which rank 0 sends to the same peers, e.g.
   // mesh's row and column phases) each get samples in proportion to their
-  // length, at least one, when there are at most kw of them; else the runs
-  // in which rank 0 sends over the network or only inside its node (the
-  // node-aware schedules' three phases, whose intra-node rounds change
-  // peers every round: spread evenly, 4 samples of node_aware's 15 + 4 + 16
-  // rounds at 64 x 16 all fell in phases 1 and 3, and the model priced it
-  // without its network phase); otherwise the samples are spread evenly
-  // (midpoints).
+  // length, at least one, when there are at most kw of them. Else the
+  // rounds are classed by where rank 0's messages go (the largest
+  // LinkLoads::locality: inside its node, over the network inside its
+  // dragonfly group / fat-tree leaf, or between groups / leaves), and each
+  // class, its rounds in order wherever they lie, gets its share: 4 samples
+  // of node_aware's 15 + 4 + 16 rounds at 64 x 16 spread evenly all fell
+  // in its intra-node phases 1 and 3; multileader's 31 node steps on a
+  // 2-group dragonfly, in bit-reversed order, alternate between the groups
+  // and 4 evenly spread samples all stayed inside one. Otherwise the
+  // samples are spread evenly (midpoints).
   std::vector<std::pair<int, double>> round_samples(int R, int kw) {
     std::vector<std::pair<int, double>> out;
-    std::vector<std::pair<int, int>> phases;  // [first, end)
-    auto split = [&](auto key) {
-      phases.clear();
-      decltype(key(0)) prev{};
-      for (int k = 0; k < R && static_cast<int>(phases.size()) <= kw; ++k) {
-        auto cur = key(k);
-        if (k == 0 || cur != prev) phases.push_back({k, k + 1});
-        phases.back().second = k + 1;
-        prev = std::move(cur);
-      }
-    };
+    std::vector<std::vector<int>> strata;  // the rounds of each phase / class
     if (kw < R) {
-      split([&](int k) {
+      std::vector<int> prev;
+      for (int k = 0; k < R && static_cast<int>(strata.size()) <= kw; ++k) {
         pat_.sends(0, k, &msgs_);
         std::vector<int> peers;
         for (const ModelMessage& m : msgs_) peers.push_back(m.peer);
-        return peers;
-      });
-      if (static_cast<int>(phases.size()) > kw)
-        split([&](int k) {
+        if (k == 0 || peers != prev) strata.emplace_back();
+        strata.back().push_back(k);
+        prev = std::move(peers);
+      }
+      if (static_cast<int>(strata.size()) > kw) {
+        strata.assign(3, {});
+        for (int k = 0; k < R; ++k) {
           pat_.sends(0, k, &msgs_);
-          const int home = t_.unit_of_rank(0);
-          return std::any_of(msgs_.begin(), msgs_.end(), [&](const ModelMessage& m) {
-            return m.blocks > 0 && t_.unit_of_rank(m.peer) != home;
-          });
-        });
+          int where = 0;
+          for (const ModelMessage& m : msgs_)
+            if (m.blocks > 0) where = std::max(where, loads_.locality(0, m.peer));
+          strata[where].push_back(k);
+        }
+        strata.erase(std::remove_if(strata.begin(), strata.end(),
+                                    [](const std::vector<int>& s) { return s.empty(); }),
+                     strata.end());
+      }
     }
-    if (kw >= R || static_cast<int>(phases.size()) > kw) phases = {{0, R}};
+    if (kw >= R || static_cast<int>(strata.size()) > kw) {
+      strata.assign(1, {});
+      for (int k = 0; k < R; ++k) strata[0].push_back(k);
+    }
     int left = kw;
-    for (size_t i = 0; i < phases.size(); ++i) {
-      const auto [first, end] = phases[i];
-      const int len = end - first;
-      const int rest = static_cast<int>(phases.size() - i - 1);  // one each, at least
+    for (size_t i = 0; i < strata.size(); ++i) {
+      const std::vector<int>& rounds = strata[i];
+      const int len = static_cast<int>(rounds.size());
+      const int rest = static_cast<int>(strata.size() - i - 1);  // one each, at least
       const int n = std::clamp(static_cast<int>(std::lround(static_cast<double>(kw) * len / R)), 1,
                                std::min(len, std::max(1, left - rest)));
       left -= n;
       for (int s = 0; s < n; ++s)
         out.push_back(
-            {first + static_cast<int>((s + 0.5) * len / n), static_cast<double>(len) / n});
+            {rounds[static_cast<size_t>((s + 0.5) * len / n)], static_cast<double>(len) / n});
     }
     return out;
   }

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Checks of sim/node_bounds.py against hand-derived values (run by
+sim/smoke.sh; exit 1 on a mismatch). Blocks of 2 KiB, 16 ranks per node,
+10 GB/s links: one node pair carries Q^2 m = 256 * 2048 bytes."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import node_bounds  # noqa: E402
+import platforms  # noqa: E402
+
+PAIR = 256 * 2048  # bytes one node sends another
+BW = 10e9
+failed = []
+
+
+def expect(what, got, want):
+    ok = abs(got - want) <= 1e-9 * want
+    print(f"test_node_bounds: {what}: {got * 1e6:.3f} us (want {want * 1e6:.3f}) "
+          f"{'ok' if ok else 'MISMATCH'}")
+    if not ok:
+        failed.append(what)
+
+
+def bounds(kind, spec):
+    return node_bounds.node_bounds(platforms.describe_nodes(kind, spec), 2048)
+
+
+# Full fat tree 16x16: the NIC, 15 peers.
+lat, inj, net, routed = bounds("fattree", "16x16")
+expect("fattree-16x16 injection", inj, 15 * PAIR / BW)
+expect("fattree-16x16 network", net, 15 * PAIR / BW)
+assert routed is None
+# 2:1 tapered: a leaf of 4 nodes sends to the 12 others over 2 up-links.
+_, inj, net, _ = bounds("fattree2", "16x16")
+expect("fattree2-16x16 network (leaf cut)", net, 4 * 12 * PAIR / (2 * BW))
+# Dragonfly 16x16 (2 groups of 2 chassis x 2 blades x 2 nodes): all of
+# group 0's traffic to group 1 arrives at group 1's router (chassis 0,
+# blade 0), whose green link to blade 1 then carries the 8 x 4 node pairs
+# bound for blade 1 of group 1 plus, inside the group, the 2 x 4 pairs from
+# that router's own 2 nodes: 40 pairs over one 10 GB/s link.
+_, inj, net, routed = bounds("dragonfly", "16x16")
+expect("dragonfly-16x16 routed", routed, 40 * PAIR / BW)
+expect("dragonfly-16x16 network (4 global links)", net, 8 * 8 * PAIR / (4 * BW))
+sys.exit(1 if failed else 0)
