@@ -11,11 +11,11 @@ OUTDIR/plot-*.png.
 import csv
 import math
 import os
-import subprocess
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gnuplot  # noqa: E402
 import platforms  # noqa: E402
 
 OURS = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor"]
@@ -215,8 +215,7 @@ def write_summary(outdir, out_rows, decisions, infos):
 def plot(outdir, out_rows):
     """Per platform: time vs block size at the smallest p with several sizes,
     and time vs p at 8-byte blocks."""
-    if subprocess.run(["sh", "-c", "command -v gnuplot"], capture_output=True).returncode:
-        print("analyze: gnuplot not found, no plots")
+    if not gnuplot.available("analyze"):
         return
     groups = defaultdict(list)
     for r in out_rows:
@@ -236,42 +235,10 @@ def plot(outdir, out_rows):
 
 
 def _plot(outdir, name, title, xlabel, rows, xkey):
-    algs = alg_order({r["alg"] for r in rows})
-    data = os.path.join(outdir, name + ".dat")
-    with open(data, "w") as f:
-        for a in algs + ["bound"]:
-            f.write(f'"{a}"\n')
-            pts = {}
-            for r in rows:
-                if a == "bound":
-                    pts[r[xkey]] = r["bound"]
-                elif r["alg"] == a:
-                    pts[r[xkey]] = r["time"]
-            for x in sorted(pts):
-                f.write(f"{x} {pts[x] * 1e6:.6g}\n")
-            f.write("\n\n")
-    plots = []
-    for i, a in enumerate(algs + ["bound"]):
-        if a == "bound":
-            style = "lines dt 2 lw 2 lc rgb 'black'"
-        elif a.startswith(("smpi:", "mpich:")):
-            style = f"linespoints dt 3 pt {i % 13 + 1} lw 1"
-        elif a == "topo_auto":
-            style = "points pt 6 ps 2 lc rgb 'red'"
-        else:
-            style = f"linespoints pt {i % 13 + 1} lw 1.5"
-        plots.append(f"'{data}' index {i} using 1:2 with {style} title '{a}'")
-    script = f"""set terminal pngcairo size 720,440 font ',9' noenhanced
-set output '{os.path.join(outdir, name + '.png')}'
-set title '{title}'
-set logscale xy
-set xlabel '{xlabel}'
-set ylabel 'time (us)'
-set key outside right top
-set grid
-plot {', '.join(plots)}
-"""
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    series = [(a, {r[xkey]: r["time"] for r in rows if r["alg"] == a})
+              for a in alg_order({r["alg"] for r in rows})]
+    series.append(("bound", {r[xkey]: r["bound"] for r in rows}))
+    gnuplot.draw(os.path.join(outdir, name + ".png"), title, xlabel, series, "bound", "720,440")
 
 
 def main():
