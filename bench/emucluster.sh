@@ -87,7 +87,12 @@ usage: bench/emucluster.sh [options]
   --cost STR         MPIR_CVAR_TOPOA2A_COST for topo_auto; default: the
                      emulated link, ts_inter=DELAY and tw_inter= the time per
                      byte including the per-packet charge; "none": leave
-                     topoa2a's defaults
+                     topoa2a's defaults; "calibrate": no costs typed in: on
+                     each cluster topoa2a-calibrate (next to the preload
+                     library's build, build/calibrate/) runs first on all its
+                     ranks and topo_auto reads the cost file it writes
+                     (MPIR_CVAR_TOPOA2A_COST_FILE; kept as TOPO-HOSTS.cost
+                     in the results directory)
   --timeout SEC      limit of one mpiexec run (default 900)
   --out DIR          results directory (default bench/emu-results/DATE)
   --smoke            2 hosts on a switch, one size, ring + pairwise; exit 77
@@ -240,6 +245,12 @@ SHAPING="tbf rate $RATE"
 [ "$DELAY_S" != "0.000000000" ] && SHAPING="netem delay $DELAY, $SHAPING"
 [ "$OVERHEAD" -gt 0 ] && SHAPING="$SHAPING, per-packet charge $OVERHEAD B"
 case $IDLE in sleep|yield|spin) ;; *) die "--idle takes sleep, yield or spin, not '$IDLE'" ;; esac
+CALIBRATE=""
+COST_FILE=""
+if [ "$COST" = calibrate ]; then
+  CALIBRATE="$(dirname "$PRELOAD")/../calibrate/topoa2a-calibrate"
+  [ -x "$CALIBRATE" ] || die "--cost calibrate: $CALIBRATE not found (run bash ci/build.sh)"
+fi
 if [ -z "$COST" ]; then
   # what one message and one byte cost on an emulated link: with the
   # per-packet charge a full packet (1448 payload bytes) pays OVERHEAD more
@@ -462,7 +473,11 @@ mpirun_emu() {  # mpirun_emu ALG OUTFILE [CMD...]: CMD (default BENCH_CMD) on ev
   env+=(-genv MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM "$alg" -genv MPIR_CVAR_TOPOA2A_VERBOSE 1)
   env+=(-genv MPIR_CVAR_TOPOA2A_NETWORK_FILE "$NETFILE")
   [ -n "$PRELOADS" ] && env+=(-genv LD_PRELOAD "$PRELOADS")
-  [ "$COST" != none ] && env+=(-genv MPIR_CVAR_TOPOA2A_COST "$COST")
+  case $COST in
+    none) ;;
+    calibrate) [ -n "$COST_FILE" ] && env+=(-genv MPIR_CVAR_TOPOA2A_COST_FILE "$COST_FILE") ;;
+    *) env+=(-genv MPIR_CVAR_TOPOA2A_COST "$COST") ;;
+  esac
   # shellcheck disable=SC2206
   [ $# -gt 0 ] || set -- $BENCH_CMD
   # in the background, so that a signal reaches our trap at once (bash runs
@@ -507,6 +522,20 @@ for kind in $TOPOS; do
     echo "== $kind, $n hosts x $PPN ranks ($SHAPING)" | tee -a "$OUT/runs.log"
     setup_cluster "$kind" "$n"
     cp "$NETFILE" "$OUT/$kind-$n.net"
+    COST_FILE=""
+    if [ -n "$CALIBRATE" ]; then
+      # the costs of this cluster, measured on it (sizes up to 256 KiB: a
+      # 100 Mbit/s link moves that in 21 ms)
+      cost="$OUT/${label//\//-}-$n.cost"
+      if mpirun_emu topo_auto "$OUT/${label//\//-}-$n-calibrate.txt" \
+        "$CALIBRATE" -m 8:262144 -i 20 -r 3 -o "$cost"; then
+        COST_FILE=$cost
+        echo "   costs from topoa2a-calibrate: $(grep -v '^#' "$cost" | tr '\n' ' ')" | tee -a "$OUT/runs.log"
+      else
+        echo "   (topoa2a-calibrate failed, see $OUT/${label//\//-}-$n-calibrate.txt; topo_auto keeps its default costs)" |
+          tee -a "$OUT/runs.log"
+      fi
+    fi
     # what topoa2a detects on the emulated cluster and what topo_auto would pick
     info="$(dirname "$PRELOAD")/topoa2a-info"
     if [ -n "$PRELOAD" ] && [ -x "$info" ]; then

@@ -45,6 +45,10 @@ Spread spread_of(std::vector<double> v) {
   return s;
 }
 
+double link_tw(const Spread& one, const Spread& flight) {
+  return flight.n > 0 && flight.median > one.median ? flight.median : one.median;
+}
+
 std::string format_spread(const Spread& s, double scale, const char* unit) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "%.4g%s (%.4g-%.4g, %d run%s)", s.median / scale, unit,

@@ -25,6 +25,15 @@ struct Spread {
 };
 Spread spread_of(std::vector<double> v);
 
+// The t_w written for a level: an all-to-all loads a link with many messages
+// at once, so its cost per byte is the rate the link keeps up under load.
+// That is one message's t_w, or the t_w with K messages in flight where that
+// is slower (TCP over a token-bucket link: one message 51 ns/B, 8 in flight
+// 85 ns/B, the link's rate). Where K in flight are faster (shared memory,
+// several copies at once) one message's t_w stays: a round of one message
+// per pair gets no more. `flight` with n == 0: not measured.
+double link_tw(const Spread& one, const Spread& flight);
+
 // "0.42us (0.40-0.47, 5 runs)" with v scaled by 1/scale and `unit` appended.
 std::string format_spread(const Spread& s, double scale, const char* unit);
 

@@ -4,7 +4,7 @@
 # runs every test through CTest (schedule unit tests, MPI tests direct,
 # through the preload library and through the native front door,
 # front-door behaviour, MPICH's own alltoall tests with each algorithm).
-# Ends with CTest's summary line.
+# Ends with a line that repeats CTest's count of passed and failed tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/build.sh
@@ -18,4 +18,10 @@ cmake -S . -B build -DTOPOA2A_PATCHED_MPICH="$prefix" -DTOPOA2A_MPICH_TUNING_DIR
 cmake --build build -j "$(nproc)"
 cd build
 # Oversubscribed ch4 busy-polls: tests run one at a time.
-ctest --output-on-failure --timeout 1800 "$@"
+# ctest's own last line is its total time, after the per-label times: the
+# closing line repeats its count of passed and failed tests.
+rc=0
+ctest --output-on-failure --timeout 1800 "$@" 2>&1 | tee ctest.log || rc=$?
+summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' ctest.log | tail -1 || true)
+echo "ci/test.sh: ${summary:-ctest printed no summary line} (exit status $rc)"
+exit "$rc"

@@ -116,8 +116,8 @@ def publish(srcs, dest):
     # --out may list several sweep directories (comma separated, e.g.
     # sweeps run side by side over different platforms or sizes): their
     # lines are concatenated (timing.csv: the first directory's header);
-    # explain.csv: each platform's lines from the first directory that has
-    # them (explain covers every size of the platform it ran for).
+    # explain.csv: each (platform, block size)'s lines from the first
+    # directory that has them.
     os.makedirs(dest, exist_ok=True)
     for f in ("raw.csv", "timing.csv", "explain.csv"):
         lines, explained = [], set()
@@ -128,9 +128,12 @@ def publish(srcs, dest):
             with open(path) as fh:
                 got = fh.readlines()
             if f == "explain.csv":
-                mine = {l.split(",")[0] for l in got} - explained
+                def key(line):
+                    f = line.split(",")
+                    return (f[0], f[3] if len(f) > 3 else "")
+                mine = {key(l) for l in got} - explained
                 explained |= mine
-                got = [l for l in got if l.split(",")[0] in mine]
+                got = [l for l in got if key(l) in mine]
             lines += got if (i == 0 or f != "timing.csv") else got[1:]
         with open(os.path.join(dest, f), "w") as fh:
             fh.writelines(lines)

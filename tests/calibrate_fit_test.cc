@@ -68,5 +68,15 @@ TEST(CalibrateFit, SizeLadder) {
   EXPECT_EQ(big.size(), 16u);
 }
 
+TEST(CalibrateFit, LinkTwIsTheRateUnderLoad) {
+  const Spread one = spread_of({51e-9});
+  // K in flight slower than one message: the link's rate under load is written
+  EXPECT_DOUBLE_EQ(link_tw(one, spread_of({84e-9, 85e-9, 86e-9})), 85e-9);
+  // K in flight faster (several copies at once): one message's t_w stays
+  EXPECT_DOUBLE_EQ(link_tw(one, spread_of({4e-9})), 51e-9);
+  // not measured
+  EXPECT_DOUBLE_EQ(link_tw(one, Spread{}), 51e-9);
+}
+
 }  // namespace
 }  // namespace topoa2a
