@@ -7,9 +7,9 @@ usage: emu_report.py RESULTS.csv OUTDIR
 One table per (topology, hosts, rate, delay): block sizes down, algorithms
 across (mean time per MPI_Alltoall in ms), then the fastest candidate, what
 topo_auto chose, topo_auto's time over the fastest, and whether it is within
-10%. The candidates are the ones topo_auto chooses from (ours, brucks,
-pairwise, scattered); MPICH's `auto` is shown for reference but is not a
-candidate.
+10%. The candidates are every algorithm run except topo_auto and MPICH's
+`auto` (topo_auto chooses from ours and MPICH's brucks, pairwise and
+scattered); `auto` is shown for reference but is not a candidate.
 """
 import csv
 import os
@@ -19,9 +19,9 @@ import subprocess
 import sys
 from collections import OrderedDict
 
-CANDIDATES = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor",
-              "brucks", "pairwise", "scattered"]
-ORDER = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor", "topo_auto",
+NOT_CANDIDATES = ("topo_auto", "auto")
+ORDER = ["ring", "ring_bidir", "mesh", "hypercube", "onefactor", "onefactor_xor", "torus",
+         "direct_scheduled", "node_aware", "node_aware_log", "multileader", "topo_auto",
          "brucks", "pairwise", "auto", "scattered"]
 
 
@@ -92,7 +92,8 @@ def main():
                 if len(runs) > 1:
                     cell += " (%.2f-%.2f)" % (min(runs) / 1000, max(runs) / 1000)
                 row.append(cell)
-            cands = [(g["t"][(a, s)], a) for a in algs if a in CANDIDATES and (a, s) in g["t"]]
+            cands = [(g["t"][(a, s)], a) for a in algs
+                     if a not in NOT_CANDIDATES and (a, s) in g["t"]]
             ta = g["t"].get(("topo_auto", s))
             if cands:
                 best, besta = min(cands)

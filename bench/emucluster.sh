@@ -524,11 +524,12 @@ for kind in $TOPOS; do
     cp "$NETFILE" "$OUT/$kind-$n.net"
     COST_FILE=""
     if [ -n "$CALIBRATE" ]; then
-      # the costs of this cluster, measured on it (sizes up to 256 KiB: a
-      # 100 Mbit/s link moves that in 21 ms)
+      # the costs of this cluster, measured on it; 64 KiB is far past where
+      # the bytes outweigh the start-up (about 100 B at 10 Mbit/s) and
+      # takes 52 ms at 10 Mbit/s, so a calibration takes about a minute
       cost="$OUT/${label//\//-}-$n.cost"
       if mpirun_emu topo_auto "$OUT/${label//\//-}-$n-calibrate.txt" \
-        "$CALIBRATE" -m 8:262144 -i 20 -r 3 -o "$cost"; then
+        "$CALIBRATE" -m 8:65536 -i 20 -r 3 -o "$cost"; then
         COST_FILE=$cost
         echo "   costs from topoa2a-calibrate: $(grep -v '^#' "$cost" | tr '\n' ' ')" | tee -a "$OUT/runs.log"
       else

@@ -1,9 +1,12 @@
 // topoa2a-info: run under mpiexec; prints the topology detected for
 // MPI_COMM_WORLD (and for a Cartesian communicator with --cart AxB[xC..],
 // periodic with --periodic) and the algorithm topo_auto picks for each
-// block size from 1 B to 16 MiB. --json prints the same as JSON.
+// block size from 1 B to 16 MiB. --json prints the same as JSON. --prices
+// B[,B...] adds, for each of those block sizes, every candidate's predicted
+// time (fastest first; where one cannot run, why).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +42,22 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
+constexpr size_t kMaxPriceBytes = size_t{1} << 30;
+
+// "4096,65536" -> {4096, 65536}; false on anything else (or a size outside
+// 1 .. kMaxPriceBytes).
+bool parse_sizes(const char* s, std::vector<size_t>* out) {
+  for (const char* at = s;;) {
+    char* end = nullptr;
+    if (*at < '0' || *at > '9') return false;
+    const unsigned long long v = std::strtoull(at, &end, 10);
+    if (v == 0 || v > kMaxPriceBytes || (*end && *end != ',')) return false;
+    out->push_back(static_cast<size_t>(v));
+    if (!*end) return true;
+    at = end + 1;
+  }
+}
+
 // Every algorithm of the table on this communicator (its node layout,
 // MPIR_CVAR_TOPOA2A_LEADERS): rounds, or why it cannot run.
 void print_algorithms(const Topology& t) {
@@ -55,7 +74,53 @@ void print_algorithms(const Topology& t) {
   }
 }
 
-void print_table(const char* title, const Topology& t, bool json, bool last) {
+// "7" messages in flight per rank, "rounds" round by round, "-" for MPICH's
+// algorithms (MPICH runs them its way).
+std::string window_of(const std::string& algorithm, int window) {
+  return !find_algorithm(algorithm) ? "-" : window > 0 ? std::to_string(window) : "rounds";
+}
+
+// Every candidate's price at each block size of `sizes`: applicable ones
+// fastest first, then those that cannot run here.
+void print_prices(const Topology& t, const CostParams& cost, const std::vector<size_t>& sizes,
+                  bool json) {
+  const CostModel model(t, cost);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    Choice c = model.choose(sizes[i]);
+    std::stable_sort(c.considered.begin(), c.considered.end(),
+                     [](const Estimate& a, const Estimate& b) {
+                       if (a.applicable != b.applicable) return a.applicable;
+                       return a.applicable && a.predicted < b.predicted;
+                     });
+    if (json) {
+      std::printf("%s{\"bytes\": %zu, \"candidates\": [", i ? ", " : "", sizes[i]);
+      for (size_t j = 0; j < c.considered.size(); ++j) {
+        const Estimate& e = c.considered[j];
+        std::printf("%s{\"algorithm\": \"%s\", \"applicable\": %s", j ? ", " : "",
+                    e.algorithm.c_str(), e.applicable ? "true" : "false");
+        if (e.applicable)
+          std::printf(", \"window\": %d, \"predicted_s\": %.9g, \"chosen\": %s}", e.window,
+                      e.predicted, e.algorithm == c.algorithm ? "true" : "false");
+        else
+          std::printf(", \"why_not\": \"%s\"}", json_escape(e.why_not).c_str());
+      }
+      std::printf("]}");
+      continue;
+    }
+    std::printf("prices at %s (* topo_auto's pick):\n", format_bytes(sizes[i]).c_str());
+    for (const Estimate& e : c.considered) {
+      if (e.applicable)
+        std::printf("  %s %-16s %8s %12s\n", e.algorithm == c.algorithm ? "*" : " ",
+                    e.algorithm.c_str(), window_of(e.algorithm, e.window).c_str(),
+                    format_seconds(e.predicted).c_str());
+      else
+        std::printf("    %-16s cannot run: %s\n", e.algorithm.c_str(), e.why_not.c_str());
+    }
+  }
+}
+
+void print_table(const char* title, const Topology& t, bool json, bool last,
+                 const std::vector<size_t>& prices) {
   std::string error;
   std::vector<std::string> from;
   const CostParams cost = cost_params_for(t, &error, &from);
@@ -78,7 +143,13 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
           "%s{\"bytes\": %zu, \"algorithm\": \"%s\", \"window\": %d, \"predicted_s\": %.9g}",
           i ? ", " : "", r.bytes, r.choice.algorithm.c_str(), r.choice.window, r.choice.predicted);
     }
-    std::printf("]}%s\n", last ? "" : ",");
+    std::printf("]");
+    if (!prices.empty()) {
+      std::printf(", \"prices\": [");
+      print_prices(t, cost, prices, true);
+      std::printf("]");
+    }
+    std::printf("}%s\n", last ? "" : ",");
     return;
   }
   std::printf("== %s\n%s\n", title, describe(t).c_str());
@@ -92,15 +163,12 @@ void print_table(const char* title, const Topology& t, bool json, bool last) {
                            ? std::to_string(r.choice.params.grid.rows) + "x" +
                                  std::to_string(r.choice.params.grid.cols)
                            : "";
-    // window: messages in flight per rank; "rounds" = round by round; "-"
-    // for MPICH's algorithms (MPICH runs them its way).
-    const std::string window = !find_algorithm(r.choice.algorithm) ? "-"
-                               : r.choice.window > 0               ? std::to_string(r.choice.window)
-                                                                   : "rounds";
     std::printf("%12s  %-14s %-10s %8s %12s\n", format_bytes(r.bytes).c_str(),
-                r.choice.algorithm.c_str(), grid.c_str(), window.c_str(),
+                r.choice.algorithm.c_str(), grid.c_str(),
+                window_of(r.choice.algorithm, r.choice.window).c_str(),
                 format_seconds(r.choice.predicted).c_str());
   }
+  print_prices(t, cost, prices, false);
   print_algorithms(t);
   for (const auto& w : t.warnings) std::printf("warning: %s\n", w.c_str());
 }
@@ -111,8 +179,9 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  bool json = false, periodic = false;
+  bool json = false, periodic = false, bad = false;
   std::string cart;
+  std::vector<size_t> prices;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json"))
       json = true;
@@ -120,13 +189,21 @@ int main(int argc, char** argv) {
       periodic = true;
     else if (!std::strcmp(argv[i], "--cart") && i + 1 < argc)
       cart = argv[++i];
-    else {
-      if (rank == 0)
-        std::fprintf(stderr,
-                     "usage: mpiexec -n P topoa2a-info [--json] [--cart AxB] [--periodic]\n");
-      MPI_Finalize();
-      return 2;
-    }
+    else if (!std::strcmp(argv[i], "--prices") && i + 1 < argc && !bad)
+      bad = !parse_sizes(argv[++i], &prices);
+    else
+      bad = true;
+  }
+  if (bad) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "usage: mpiexec -n P topoa2a-info [--json] [--cart AxB] [--periodic] "
+                   "[--prices B[,B...]]\n"
+                   "  --prices: every candidate's predicted time at these block sizes "
+                   "(bytes, 1..%zu)\n",
+                   kMaxPriceBytes);
+    MPI_Finalize();
+    return 2;
   }
   const Topology world = detect_topology(MPI_COMM_WORLD);
   int status = world.errors.empty() ? 0 : 1;
@@ -157,8 +234,8 @@ int main(int argc, char** argv) {
   }
   if (rank == 0) {
     if (json) std::printf("{\n");
-    print_table("MPI_COMM_WORLD", world, json, cart.empty());
-    if (!cart.empty()) print_table(("cart " + cart).c_str(), cart_topo, json, true);
+    print_table("MPI_COMM_WORLD", world, json, cart.empty(), prices);
+    if (!cart.empty()) print_table(("cart " + cart).c_str(), cart_topo, json, true, prices);
     if (json) std::printf("}\n");
   }
   if (cart_comm != MPI_COMM_NULL) MPI_Comm_free(&cart_comm);

@@ -79,15 +79,13 @@ class LinkLoads {
       bump(2 * static_cast<size_t>(t_.unit_of_rank(src)), load);
       bump(2 * static_cast<size_t>(t_.unit_of_rank(dst)) + 1, load);
       if (groups_ > 0) {
-        const int gs = n.group_of(n.endpoint_of_rank[src]);
-        const int gd = n.group_of(n.endpoint_of_rank[dst]);
+        const int gs = group_of_rank(src), gd = group_of_rank(dst);
         if (gs != gd) bump(bundles_ + static_cast<size_t>(gs) * groups_ + gd, load * bundle_share_);
         links = gs != gd ? 5 : 3;  // host, local (, global, local), host
       } else {
         links = n.kind == NetKind::kFatTree ? 4 : 2;  // up (to the spine) and down
         if (leaves_ > 0) {
-          const int ls = n.endpoint_of_rank[src] / n.leaf_size;
-          const int ld = n.endpoint_of_rank[dst] / n.leaf_size;
+          const int ls = leaf_of_rank(src), ld = leaf_of_rank(dst);
           if (ls != ld) {
             bump(uplinks_ + 2 * static_cast<size_t>(ls), load * uplink_share_);
             bump(uplinks_ + 2 * static_cast<size_t>(ld) + 1, load * uplink_share_);
@@ -133,11 +131,8 @@ class LinkLoads {
   // the global links / up-links, the scarce ones).
   int locality(int src, int dst) const {
     if (t_.unit_of_rank(src) == t_.unit_of_rank(dst)) return 0;
-    const Network& n = t_.network;
-    if (groups_ > 0)
-      return n.group_of(n.endpoint_of_rank[src]) != n.group_of(n.endpoint_of_rank[dst]) ? 2 : 1;
-    if (leaves_ > 0)
-      return n.endpoint_of_rank[src] / n.leaf_size != n.endpoint_of_rank[dst] / n.leaf_size ? 2 : 1;
+    if (groups_ > 0) return group_of_rank(src) != group_of_rank(dst) ? 2 : 1;
+    if (leaves_ > 0) return leaf_of_rank(src) != leaf_of_rank(dst) ? 2 : 1;
     return 1;
   }
   // Links beyond the first on the round's routes, averaged over its messages.
@@ -155,6 +150,10 @@ class LinkLoads {
   }
 
  private:
+  // A dragonfly's group, a tapered fat tree's leaf, of the node of rank r.
+  int group_of_rank(int r) const { return t_.network.group_of(t_.network.endpoint_of_rank[r]); }
+  int leaf_of_rank(int r) const { return t_.network.endpoint_of_rank[r] / t_.network.leaf_size; }
+
   void bump(size_t i, double w) {
     if (stamp_[i] != gen_) {
       stamp_[i] = gen_;
