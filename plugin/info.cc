@@ -82,9 +82,7 @@ std::string window_of(const std::string& algorithm, int window) {
 
 // Every candidate's price at each block size of `sizes`: applicable ones
 // fastest first, then those that cannot run here.
-void print_prices(const Topology& t, const CostParams& cost, const std::vector<size_t>& sizes,
-                  bool json) {
-  const CostModel model(t, cost);
+void print_prices(const CostModel& model, const std::vector<size_t>& sizes, bool json) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     Choice c = model.choose(sizes[i]);
     std::stable_sort(c.considered.begin(), c.considered.end(),
@@ -124,7 +122,8 @@ void print_table(const char* title, const Topology& t, bool json, bool last,
   std::string error;
   std::vector<std::string> from;
   const CostParams cost = cost_params_for(t, &error, &from);
-  const auto rows = decision_table(t, cost);
+  const CostModel model(t, cost);  // built once: the table and the prices
+  const auto rows = decision_table(model);
   if (json) {
     std::printf("  \"%s\": {\"size\": %d, \"nodes\": %d, \"ranks_per_node\": %d, ", title, t.size,
                 t.nodes, t.ranks_per_node);
@@ -146,7 +145,7 @@ void print_table(const char* title, const Topology& t, bool json, bool last,
     std::printf("]");
     if (!prices.empty()) {
       std::printf(", \"prices\": [");
-      print_prices(t, cost, prices, true);
+      print_prices(model, prices, true);
       std::printf("]");
     }
     std::printf("}%s\n", last ? "" : ",");
@@ -168,7 +167,7 @@ void print_table(const char* title, const Topology& t, bool json, bool last,
                 window_of(r.choice.algorithm, r.choice.window).c_str(),
                 format_seconds(r.choice.predicted).c_str());
   }
-  print_prices(t, cost, prices, false);
+  print_prices(model, prices, false);
   print_algorithms(t);
   for (const auto& w : t.warnings) std::printf("warning: %s\n", w.c_str());
 }
@@ -189,8 +188,8 @@ int main(int argc, char** argv) {
       periodic = true;
     else if (!std::strcmp(argv[i], "--cart") && i + 1 < argc)
       cart = argv[++i];
-    else if (!std::strcmp(argv[i], "--prices") && i + 1 < argc && !bad)
-      bad = !parse_sizes(argv[++i], &prices);
+    else if (!std::strcmp(argv[i], "--prices") && i + 1 < argc)
+      bad |= !parse_sizes(argv[++i], &prices);
     else
       bad = true;
   }

@@ -184,6 +184,9 @@ std::vector<DecisionRow> decision_table(
     const Topology& topo, const CostParams& cost,
     const std::vector<std::string>& candidates = default_candidates(), size_t min_bytes = 1,
     size_t max_bytes = size_t{16} << 20);
+// The same from a model already built.
+std::vector<DecisionRow> decision_table(const CostModel& model, size_t min_bytes = 1,
+                                        size_t max_bytes = size_t{16} << 20);
 
 // "12.3 us", "4.56 ms", ... for messages.
 std::string format_seconds(double s);

@@ -102,8 +102,12 @@ Choice choose_auto(const Topology& topo, size_t bytes_per_block, const CostParam
 std::vector<DecisionRow> decision_table(const Topology& topo, const CostParams& cost,
                                         const std::vector<std::string>& candidates,
                                         size_t min_bytes, size_t max_bytes) {
+  return decision_table(CostModel(topo, cost, candidates), min_bytes, max_bytes);
+}
+
+std::vector<DecisionRow> decision_table(const CostModel& model, size_t min_bytes,
+                                        size_t max_bytes) {
   std::vector<DecisionRow> rows;
-  const CostModel model(topo, cost, candidates);
   for (size_t b = std::max<size_t>(1, min_bytes); b <= max_bytes; b *= 2) {
     rows.push_back({b, model.choose(b)});
     if (b > max_bytes / 2) break;
