@@ -15,6 +15,8 @@ std::string model_key(const Topology& t, const CostParams& c) {
   };
   add(t.size);
   add(t.leaders);
+  add_all(t.torus_dims);
+  add_all(t.mesh_grid);
   add(t.nodes);
   add(t.ranks_per_node);
   add(static_cast<int>(t.placement));

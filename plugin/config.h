@@ -36,6 +36,8 @@ struct Config {
   int leaders = 0;       // MPIR_CVAR_TOPOA2A_LEADERS (multileader), 0: every rank leads
   // MPIR_CVAR_TOPOA2A_TORUS_DIMS: the torus algorithm's grid (empty: from
   // the communicator's Cartesian topology, the network, or p's factors).
+  // Validated here; each communicator's Topology carries it (torus_dims),
+  // so that the cost model prices torus on the grid the run uses.
   std::vector<int> torus_dims;
   // MPIR_CVAR_TOPOA2A_WINDOW: messages in flight per rank, 0 (unset): the
   // default for the algorithm (see select.h, Decision::window).

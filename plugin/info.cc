@@ -58,14 +58,19 @@ bool parse_sizes(const char* s, std::vector<size_t>* out) {
   }
 }
 
-// Every algorithm of the table on this communicator (its node layout,
-// MPIR_CVAR_TOPOA2A_LEADERS): rounds, or why it cannot run.
+// Every algorithm of the table on this communicator, with the parameters a
+// run takes (its node layout, the torus grid, MPIR_CVAR_TOPOA2A_LEADERS,
+// MPIR_CVAR_TOPOA2A_MESH_GRID and MPIR_CVAR_TOPOA2A_TORUS_DIMS): rounds, or
+// why it cannot run.
 void print_algorithms(const Topology& t) {
-  Params params = resolve_params(t.size, Params{});
-  params.layout = node_layout_for(t);
-  if (const char* k = std::getenv("MPIR_CVAR_TOPOA2A_LEADERS")) params.leaders = std::atoi(k);
+  const auto layout = node_layout_for(t);
   std::printf("algorithms:\n");
   for (const Algorithm& a : algorithms()) {
+    Params params;
+    if (t.mesh_grid.size() == 2) params.grid = Grid{t.mesh_grid[0], t.mesh_grid[1]};
+    topology_params(a, t, layout, &params);
+    params.leaders = t.leaders;
+    params = resolve_params(t.size, params);
     const std::string why = a.check(t.size, params);
     if (why.empty())
       std::printf("  %-14s %6d rounds  %s\n", a.name, a.rounds(t.size, params), a.description);

@@ -49,8 +49,6 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
   // same), then the user's overrides.
   topology_params(*d.algo, state.topology(), state.layout(), &d.params);
   if (config.leaders > 0) d.params.leaders = config.leaders;  // else topo_auto's or the default
-  if (d.algo->id == AlgorithmId::kTorus && !config.torus_dims.empty())
-    d.params.dims = config.torus_dims;
   // Messages of any size go (the transports count in MPI_Count / MPI_Aint).
   d.cannot_run = d.algo->check(p, d.params);
   if (d.cannot_run.empty() && d.window <= 0) d.window = state.default_window(*d.algo, d.params);

@@ -12,6 +12,7 @@
 #include "tests/model_topologies.h"
 #include "topology/cost_model.h"
 #include "topology/model_pattern.h"
+#include "topology/node_layout.h"
 #include "topology/topology.h"
 
 namespace topoa2a {
@@ -423,6 +424,35 @@ TEST(Model, MultileaderForcedLeadersArePricedAlone) {
   ASSERT_EQ(model.options("multileader").size(), 1u);
   EXPECT_EQ(model.options("multileader")[0].params.leaders, 2);
   EXPECT_EQ(model.choose(8).params.leaders, 2);
+}
+
+// MPIR_CVAR_TOPOA2A_TORUS_DIMS and MPIR_CVAR_TOPOA2A_MESH_GRID (Topology::
+// torus_dims, mesh_grid): the model prices torus and mesh on the user's
+// grids, the ones the run takes (topology_params), not on its own.
+TEST(Model, UserGridsArePricedAsRun) {
+  Topology t = forced("torus:4x4", 16);
+  const CostModel by_network(t, CostParams{}, {"torus", "mesh"});
+  EXPECT_EQ(by_network.options("torus")[0].params.dims, (std::vector<int>{4, 4}));
+  EXPECT_GT(by_network.options("mesh").size(), 1u);  // its own grid choices
+  t.torus_dims = {2, 8};
+  t.mesh_grid = {8, 2};
+  const CostModel model(t, CostParams{}, {"torus", "mesh"});
+  ASSERT_EQ(model.options("torus").size(), 1u);
+  EXPECT_EQ(model.options("torus")[0].params.dims, (std::vector<int>{2, 8}));
+  Params run;
+  topology_params(*find_algorithm("torus"), t, nullptr, &run);
+  EXPECT_EQ(run.dims, (std::vector<int>{2, 8}));
+  // 2x8: 8 rounds of a ring of 8 along the long dimension (2 lanes x 4).
+  EXPECT_EQ(model.estimate("torus", 8).rounds, 8);
+  EXPECT_EQ(by_network.estimate("torus", 8).rounds, 4);
+  ASSERT_EQ(model.options("mesh").size(), 1u);
+  EXPECT_EQ(model.options("mesh")[0].params.grid.rows, 8);
+  EXPECT_EQ(model.options("mesh")[0].params.grid.cols, 2);
+  // A grid that does not fit p: not applicable, and the model says why.
+  t.torus_dims = {3, 5};
+  const Estimate e = CostModel(t, CostParams{}, {"torus"}).estimate("torus", 8);
+  EXPECT_FALSE(e.applicable);
+  EXPECT_FALSE(e.why_not.empty());
 }
 
 TEST(Model, Formatting) {

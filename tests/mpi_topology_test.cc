@@ -95,6 +95,29 @@ TEST(Detect, PrivateCommunicatorOnlyOnFirstAlltoall) {
   MPI_Comm_free(&dup);
 }
 
+// Every rank derives the same topology from what world rank 0 read (the
+// communicator's description, the user's settings included), whatever
+// variables were set.
+TEST(Detect, EveryRankSeesRankZerosTopology) {
+  for (MPI_Comm comm : {MPI_COMM_WORLD, MPI_COMM_SELF}) {
+    std::string mine = topology_of(comm);
+    int len = static_cast<int>(mine.size());
+    MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::string zeros(static_cast<size_t>(len), '\0');
+    if (world_rank() == 0) zeros = mine;
+    MPI_Bcast(zeros.data(), len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (comm == MPI_COMM_WORLD) {
+      EXPECT_EQ(mine, zeros) << "rank " << world_rank();
+      continue;
+    }
+    // MPI_COMM_SELF: one rank each, otherwise the same lines from "process topology" on.
+    const size_t a = mine.find("process topology"), b = zeros.find("process topology");
+    ASSERT_NE(a, std::string::npos);
+    ASSERT_NE(b, std::string::npos);
+    EXPECT_EQ(mine.substr(a), zeros.substr(b)) << "rank " << world_rank();
+  }
+}
+
 // CTest sets TOPOA2A_EXPECT_NETWORK to the line the forced topology or the
 // network file must produce.
 TEST(Detect, ForcedOrDescribed) {

@@ -185,6 +185,24 @@ TEST(Descriptions, ParsedOnceAndKept) {
   EXPECT_EQ(t.network.kind, NetKind::kTorus);
 }
 
+// The torus and mesh grids reach every communicator's Topology (for the
+// cost model); malformed ones (the front door's config refuses them at
+// MPI_Init) are left empty.
+TEST(Descriptions, UserGridsReachTheTopology) {
+  UserDescriptions d;
+  d.torus_dims = "2x4x2";
+  d.mesh_grid = "4x4";
+  Topology t = uniform_topology(1, 16);
+  apply_user_descriptions(&t, d, [] { return std::vector<std::string>(); });
+  EXPECT_EQ(t.torus_dims, (std::vector<int>{2, 4, 2}));
+  EXPECT_EQ(t.mesh_grid, (std::vector<int>{4, 4}));
+  d.torus_dims = "2y8";
+  d.mesh_grid = "four";
+  apply_user_descriptions(&t, d, [] { return std::vector<std::string>(); });
+  EXPECT_TRUE(t.torus_dims.empty());
+  EXPECT_TRUE(t.mesh_grid.empty());
+}
+
 TEST(Descriptions, EachMalformedOneIsAnError) {
   const struct {
     const char* forced;

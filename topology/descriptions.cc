@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "coll/schedule.h"
 #include "topology/cost_file.h"
 
 namespace topoa2a {
@@ -18,6 +19,8 @@ UserDescriptions read_user_descriptions() {
   UserDescriptions d;
   d.cost = env(kEnvCost);
   d.leaders = env("MPIR_CVAR_TOPOA2A_LEADERS");
+  d.torus_dims = env("MPIR_CVAR_TOPOA2A_TORUS_DIMS");
+  d.mesh_grid = env("MPIR_CVAR_TOPOA2A_MESH_GRID");
   d.forced = env(kEnvTopology);
   d.path = env(kEnvNetworkFile);
   if (!d.path.empty() && !read_text_file(d.path, &d.text, &d.read_error)) d.text.clear();
@@ -88,6 +91,14 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& given,
     const int k = std::stoi(given.leaders);
     t->leaders = k <= 65536 ? k : 0;
   }
+  // The torus and mesh grids; malformed ones are left empty.
+  t->torus_dims.clear();
+  std::string why;
+  if (!blank(given.torus_dims) && !parse_extents(given.torus_dims, &t->torus_dims, &why))
+    t->torus_dims.clear();
+  t->mesh_grid.clear();
+  Grid g;
+  if (!blank(given.mesh_grid) && parse_grid(given.mesh_grid, &g)) t->mesh_grid = {g.rows, g.cols};
   UserDescriptions parsed_here;
   const UserDescriptions* d = &given;
   if (!given.parsed) {

@@ -27,6 +27,8 @@ struct UserDescriptions {
   std::string cost_text;   // its contents
   std::string cost_read_error;
   std::string leaders;     // MPIR_CVAR_TOPOA2A_LEADERS (validated by the front door's config)
+  std::string torus_dims;  // MPIR_CVAR_TOPOA2A_TORUS_DIMS (the same)
+  std::string mesh_grid;   // MPIR_CVAR_TOPOA2A_MESH_GRID (the same)
 
   // Parsed (parse_user_descriptions). Detection takes these and parses
   // nothing again.

@@ -101,7 +101,7 @@ int gather_world(WorldFacts* facts, UserDescriptions* descriptions) {
   if (rank == 0) d = *descriptions;
   if (err == MPI_SUCCESS)
     err = bcast_strings({&d.forced, &d.path, &d.text, &d.read_error, &d.cost, &d.cost_path,
-                         &d.cost_text, &d.cost_read_error},
+                         &d.cost_text, &d.cost_read_error, &d.leaders, &d.torus_dims, &d.mesh_grid},
                         world);
   if (err == MPI_SUCCESS && rank != 0) *descriptions = std::move(d);
   PMPI_Comm_free(&world);

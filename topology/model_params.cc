@@ -51,6 +51,12 @@ std::vector<std::pair<Params, std::string>> param_choices(
     prm.grid = g;
     choices.push_back({prm, note});
   };
+  if (topo.mesh_grid.size() == 2) {  // MPIR_CVAR_TOPOA2A_MESH_GRID: that grid alone
+    Params prm;
+    prm.grid = Grid{topo.mesh_grid[0], topo.mesh_grid[1]};
+    choices.push_back({prm, "MPIR_CVAR_TOPOA2A_MESH_GRID"});
+    return choices;
+  }
   const int rpn = topo.ranks_per_node;
   if (topo.nodes > 1 && rpn > 0) {
     if (topo.placement == Placement::kBlock) add(Grid{topo.nodes, rpn}, "rows=nodes");

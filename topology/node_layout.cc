@@ -59,6 +59,10 @@ void topology_params(const Algorithm& a, const Topology& t,
       params->layout = layout;
       break;
     case AlgorithmId::kTorus: {
+      if (!t.torus_dims.empty()) {  // MPIR_CVAR_TOPOA2A_TORUS_DIMS
+        params->dims = t.torus_dims;
+        break;
+      }
       long long cart = 1;
       for (int d : t.cart_dims) cart *= d;
       if (t.proc_topo == ProcTopo::kCart && !t.cart_dims.empty() && cart == t.size)

@@ -193,6 +193,11 @@ struct Topology {
   // the cost model prices multileader with (0: it prices k = 1, 2, 4, ...
   // and every rank, and picks the cheapest).
   int leaders = 0;
+  // MPIR_CVAR_TOPOA2A_TORUS_DIMS and MPIR_CVAR_TOPOA2A_MESH_GRID as read at
+  // detection (empty when unset): the grids the cost model prices torus
+  // and mesh on, the ones the run then uses (topology_params, model_params).
+  std::vector<int> torus_dims;
+  std::vector<int> mesh_grid;  // {rows, cols}
 
   // Problems met while building it (malformed file, forced layout that does
   // not fit, ...). Identical on every rank of the communicator.

@@ -86,6 +86,13 @@ std::string describe(const Topology& t) {
   os << "\n";
   os << "network: " << describe(t.network) << ", endpoints are "
      << (t.network.rank_level ? "ranks" : "nodes") << " (" << t.network.source << ")\n";
+  if (t.leaders > 0 || !t.torus_dims.empty() || !t.mesh_grid.empty()) {
+    os << "user settings:";
+    if (t.leaders > 0) os << " leaders " << t.leaders;
+    if (!t.torus_dims.empty()) os << " torus " << dims_string(t.torus_dims);
+    if (!t.mesh_grid.empty()) os << " mesh " << dims_string(t.mesh_grid);
+    os << "\n";
+  }
   for (const std::string& w : t.warnings) os << "warning: " << w << "\n";
   for (const std::string& e : t.errors) os << "error: " << e << "\n";
   return os.str();
