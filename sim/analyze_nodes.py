@@ -151,6 +151,15 @@ def costs_used(outdir, plat, info):
     return f"cost `{info['cost']}` (the simulator's constants)"
 
 
+def last_runs(timing):
+    """Each point's last timing.csv line, in first-run order: a point's
+    status is its last run's (a rerun that finished supersedes a timeout)."""
+    last = {}
+    for t in timing:
+        last[(t["platform"], t["run"], t["bytes"])] = t
+    return list(last.values())
+
+
 def write_summary(outdir, points, timing):
     by_plat = defaultdict(list)
     for pt in points:
@@ -163,6 +172,7 @@ def write_summary(outdir, points, timing):
     for t in timing:
         walls[t["platform"]] += float(t["wall_s"])
         runs[t["platform"]] += 1
+    for t in last_runs(timing):
         if t["status"] != "ok":
             what = f"{t['run']} {fmt_bytes(int(t['bytes']))} ({t['status']})"
             row = (t["platform"], int(t["bytes"]), raw_name(t["run"])) in have

@@ -8,6 +8,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import node_bounds  # noqa: E402
 import platforms  # noqa: E402
+import analyze_nodes  # noqa: E402
 
 PAIR = 256 * 2048  # bytes one node sends another
 BW = 10e9
@@ -42,4 +43,15 @@ expect("fattree2-16x16 network (leaf cut)", net, 4 * 12 * PAIR / (2 * BW))
 _, inj, net, routed = bounds("dragonfly", "16x16")
 expect("dragonfly-16x16 routed", routed, 40 * PAIR / BW)
 expect("dragonfly-16x16 network (4 global links)", net, 8 * 8 * PAIR / (4 * BW))
+# analyze_nodes: a point's status is its last run's (a rerun that finished
+# supersedes the timeout before it; a later timeout supersedes an ok).
+runs = [{"platform": "a", "run": "torus", "bytes": "8", "status": "timeout 300s"},
+        {"platform": "a", "run": "ring", "bytes": "8", "status": "ok"},
+        {"platform": "a", "run": "torus", "bytes": "8", "status": "ok"},
+        {"platform": "a", "run": "ring", "bytes": "8", "status": "timeout 9s"}]
+got = [(t["run"], t["status"]) for t in analyze_nodes.last_runs(runs)]
+want = [("torus", "ok"), ("ring", "timeout 9s")]
+print(f"test_node_bounds: last_runs {got} {'ok' if got == want else 'MISMATCH'}")
+if got != want:
+    failed.append("last_runs")
 sys.exit(1 if failed else 0)
