@@ -37,6 +37,21 @@ void parse_each(UserDescriptions* d, std::vector<std::string>* errors) {
   d->parsed = false;
   d->file_desc.reset();
   d->forced_desc.reset();
+  // The settings the front door's config validates (it stops MPI_Init on a
+  // bad one): leaders as digits up to 65536, else 0; malformed grids empty.
+  d->leaders_k = 0;
+  if (!d->leaders.empty() && d->leaders.size() <= 6 &&
+      d->leaders.find_first_not_of("0123456789") == std::string::npos) {
+    const int k = std::stoi(d->leaders);
+    d->leaders_k = k <= 65536 ? k : 0;
+  }
+  d->torus_extents.clear();
+  std::string bad_grid;
+  if (!blank(d->torus_dims) && !parse_extents(d->torus_dims, &d->torus_extents, &bad_grid))
+    d->torus_extents.clear();
+  d->mesh_extents.clear();
+  Grid g;
+  if (!blank(d->mesh_grid) && parse_grid(d->mesh_grid, &g)) d->mesh_extents = {g.rows, g.cols};
   std::string why;
   if (!resolve_cost(d->cost_path, d->cost_text, d->cost_read_error, d->cost, &d->cost_params,
                     &d->cost_from, &why))
@@ -83,22 +98,6 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& given,
   t->cost_file = given.cost_path;
   t->cost_file_text = given.cost_text;
   t->cost_file_error = given.cost_read_error;
-  // Digits up to 65536 (the front door's config stops MPI_Init on anything
-  // else); 0 otherwise.
-  t->leaders = 0;
-  if (!given.leaders.empty() && given.leaders.size() <= 6 &&
-      given.leaders.find_first_not_of("0123456789") == std::string::npos) {
-    const int k = std::stoi(given.leaders);
-    t->leaders = k <= 65536 ? k : 0;
-  }
-  // The torus and mesh grids; malformed ones are left empty.
-  t->torus_dims.clear();
-  std::string why;
-  if (!blank(given.torus_dims) && !parse_extents(given.torus_dims, &t->torus_dims, &why))
-    t->torus_dims.clear();
-  t->mesh_grid.clear();
-  Grid g;
-  if (!blank(given.mesh_grid) && parse_grid(given.mesh_grid, &g)) t->mesh_grid = {g.rows, g.cols};
   UserDescriptions parsed_here;
   const UserDescriptions* d = &given;
   if (!given.parsed) {
@@ -106,6 +105,10 @@ void apply_user_descriptions(Topology* t, const UserDescriptions& given,
     parse_each(&parsed_here, &t->errors);
     d = &parsed_here;
   }
+
+  t->leaders = d->leaders_k;
+  t->torus_dims = d->torus_extents;
+  t->mesh_grid = d->mesh_extents;
 
   const NetworkDesc* file = d->file_desc ? &*d->file_desc : nullptr;
   const NetworkDesc* forced = d->forced_desc ? &*d->forced_desc : nullptr;

@@ -35,6 +35,9 @@ struct UserDescriptions {
   bool parsed = false;
   std::optional<NetworkDesc> file_desc;    // the network file, when one is given
   std::optional<NetworkDesc> forced_desc;  // the forced topology, when one is given
+  int leaders_k = 0;                       // `leaders` (0: unset or not digits up to 65536)
+  std::vector<int> torus_extents;          // `torus_dims` (empty: unset or malformed)
+  std::vector<int> mesh_extents;           // `mesh_grid` as {rows, cols} (empty: the same)
   CostParams cost_params;  // the defaults < the cost file < `cost`, key by key (resolve_cost)
   std::vector<std::string> cost_from;  // per key of cost_keys(): where its value came from
 };
