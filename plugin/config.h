@@ -32,12 +32,14 @@ struct Config {
   Fallback fallback = Fallback::kSilent;
   bool verbose = false;  // MPIR_CVAR_TOPOA2A_VERBOSE
   bool stats = false;    // MPIR_CVAR_TOPOA2A_STATS
-  Grid mesh_grid;        // MPIR_CVAR_TOPOA2A_MESH_GRID, 0x0: default
   int leaders = 0;       // MPIR_CVAR_TOPOA2A_LEADERS (multileader), 0: every rank leads
-  // MPIR_CVAR_TOPOA2A_TORUS_DIMS: the torus algorithm's grid (empty: from
-  // the communicator's Cartesian topology, the network, or p's factors).
-  // Validated here; each communicator's Topology carries it (torus_dims),
-  // so that the cost model prices torus on the grid the run uses.
+  // MPIR_CVAR_TOPOA2A_MESH_GRID (0x0: default) and _TORUS_DIMS (empty: from
+  // the communicator's Cartesian topology, the network, or p's factors): the
+  // mesh and torus grids. Validated here (a bad value stops MPI_Init); each
+  // communicator's Topology carries them (mesh_grid, torus_dims) and
+  // topology_params applies them, so that the cost model prices mesh and
+  // torus on the grid the run uses.
+  Grid mesh_grid;
   std::vector<int> torus_dims;
   // MPIR_CVAR_TOPOA2A_WINDOW: messages in flight per rank, 0 (unset): the
   // default for the algorithm (see select.h, Decision::window).

@@ -67,7 +67,6 @@ void print_algorithms(const Topology& t) {
   std::printf("algorithms:\n");
   for (const Algorithm& a : algorithms()) {
     Params params;
-    if (t.mesh_grid.size() == 2) params.grid = Grid{t.mesh_grid[0], t.mesh_grid[1]};
     topology_params(a, t, layout, &params);
     params.leaders = t.leaders;
     params = resolve_params(t.size, params);

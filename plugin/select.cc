@@ -8,7 +8,7 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
                 bool in_place, long long count) {
   Decision d;
   const int p = state.size();
-  d.params = resolve_params(p, Params::of_grid(config.mesh_grid));
+  d.params = resolve_params(p, Params{});
   d.window = config.window;
   if (sel.topo_auto) {
     // The rules file first, then the cost model over the detected topology.
@@ -28,8 +28,8 @@ Decision decide(const Selection& sel, const Config& config, CommCore& state, lon
     if (name.empty()) {
       const Choice& c = state.choice(bytes, in_place);
       name = c.algorithm;
-      if (config.mesh_grid.rows == 0 && c.params.grid.rows > 0) d.params = c.params;
-      d.params.leaders = c.params.leaders;  // multileader's k as priced
+      if (c.params.grid.rows > 0) d.params = c.params;  // mesh's grid as priced
+      d.params.leaders = c.params.leaders;              // multileader's k as priced
       // The model's window for its choice (0 there: round by round), unless
       // MPIR_CVAR_TOPOA2A_WINDOW says otherwise.
       if (config.window == 0) d.window = c.window > 0 ? c.window : 1;

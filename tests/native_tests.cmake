@@ -122,6 +122,13 @@ add_test(NAME native_json_large_mpich
                  ${native_run} -n 4 ${tuning} $<TARGET_FILE:transpose> 256 2)
 set_tests_properties(native_json_large_mpich PROPERTIES FAIL_REGULAR_EXPRESSION
                      "msg=32768 bytes algorithm=|algorithm=mesh")
+# MPIR_CVAR_TOPOA2A_MESH_GRID reaches the native door's run too: mesh picked
+# by MPICH's tuning file runs on 1x4, 3 rounds per call (2x2: 2).
+add_test(NAME native_mesh_user_grid
+         COMMAND ${expect} "topoa2a-stats rank=0 op=alltoall algorithm=mesh calls=2 rounds=6 "
+                 "result correct" --
+                 ${native_run} -n 4 ${tuning} -genv MPIR_CVAR_TOPOA2A_MESH_GRID 1x4
+                 $<TARGET_FILE:transpose> 64 2)
 
 # The cost file reaches the native door too (each process reads it).
 add_test(NAME native_cost_file
@@ -194,7 +201,7 @@ foreach(case "4;nodes:2x2" "6;nodes:3x2,fat_tree")
 endforeach()
 
 set_tests_properties(native_mpit_np1 native_mpit_np3 native_mpit_np4 native_json_small_ring
-                     native_json_medium_mesh native_json_large_mpich
+                     native_json_medium_mesh native_json_large_mpich native_mesh_user_grid
                      native_fallback_print native_fallback_error native_no_plugin_falls_back
                      native_handback_from_tuning_file
                      native_missing_plugin_fails_init native_default_plugin_on_library_path

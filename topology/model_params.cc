@@ -12,12 +12,14 @@ std::vector<std::pair<Params, std::string>> param_choices(
     const std::shared_ptr<const NodeLayout>& layout) {
   std::vector<std::pair<Params, std::string>> choices;
   const int p = topo.size;
+  // What the algorithm takes from the topology, as the selection gives it
+  // (topology_params): the node layout, the user's mesh grid, the torus
+  // grid, the network order.
+  Params given;
+  const Algorithm* a = find_algorithm(algorithm);
+  if (a) topology_params(*a, topo, layout, &given);
   if (algorithm != "mesh") {
-    // What the algorithm takes from the topology, as the selection gives it
-    // (topology_params): the node layout, the torus grid, the network order.
-    Params prm;
-    const Algorithm* a = find_algorithm(algorithm);
-    if (a) topology_params(*a, topo, layout, &prm);
+    Params prm = given;
     if (!a || a->id != AlgorithmId::kMultiLeader) {
       choices.push_back({prm, ""});
       return choices;
@@ -51,10 +53,8 @@ std::vector<std::pair<Params, std::string>> param_choices(
     prm.grid = g;
     choices.push_back({prm, note});
   };
-  if (topo.mesh_grid.size() == 2) {  // MPIR_CVAR_TOPOA2A_MESH_GRID: that grid alone
-    Params prm;
-    prm.grid = Grid{topo.mesh_grid[0], topo.mesh_grid[1]};
-    choices.push_back({prm, "MPIR_CVAR_TOPOA2A_MESH_GRID"});
+  if (given.grid.rows > 0) {  // MPIR_CVAR_TOPOA2A_MESH_GRID: that grid alone
+    choices.push_back({given, "MPIR_CVAR_TOPOA2A_MESH_GRID"});
     return choices;
   }
   const int rpn = topo.ranks_per_node;

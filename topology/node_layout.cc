@@ -58,6 +58,10 @@ void topology_params(const Algorithm& a, const Topology& t,
     case AlgorithmId::kMultiLeader:
       params->layout = layout;
       break;
+    case AlgorithmId::kMesh:
+      if (t.mesh_grid.size() == 2)  // MPIR_CVAR_TOPOA2A_MESH_GRID
+        params->grid = Grid{t.mesh_grid[0], t.mesh_grid[1]};
+      break;
     case AlgorithmId::kTorus: {
       if (!t.torus_dims.empty()) {  // MPIR_CVAR_TOPOA2A_TORUS_DIMS
         params->dims = t.torus_dims;

@@ -17,8 +17,9 @@ namespace topoa2a {
 std::shared_ptr<const NodeLayout> node_layout_for(const Topology& t);
 
 // What algorithm `a` takes from the communicator's topology, into *params
-// (other fields untouched): torus its grid (the Cartesian topology's, else
-// the network's where the ranks are its endpoints in order; else the
+// (other fields untouched): mesh the user's grid (MPIR_CVAR_TOPOA2A_MESH_GRID;
+// else untouched); torus its grid (the user's, else the Cartesian topology's,
+// else the network's where the ranks are its endpoints in order; else the
 // default); direct_scheduled the network to order its rounds for; the
 // node-aware algorithms `layout` (node_layout_for(t), passed in so that it
 // is built once per communicator). Both front doors' selection and the
