@@ -99,6 +99,8 @@ class PmpiTransport final : public Transport {
   };
   static State* take_state(bool* owned, bool own);
   void some(bool block, std::vector<Completion>* done);
+  // MPI_COMM_WORLD at MPI_ERRORS_RETURN until finish() (see the top).
+  void hold_world();
 
   MPI_Comm comm_;
   int rank_ = 0;

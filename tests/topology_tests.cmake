@@ -2,6 +2,7 @@
 include(GoogleTest)
 
 add_executable(topology_test ${CMAKE_CURRENT_LIST_DIR}/topology_test.cc
+                             ${CMAKE_CURRENT_LIST_DIR}/rules_test.cc
                              ${CMAKE_CURRENT_LIST_DIR}/topology_input_test.cc
                              ${CMAKE_CURRENT_LIST_DIR}/cost_model_test.cc
                              ${CMAKE_CURRENT_LIST_DIR}/cost_choice_test.cc
