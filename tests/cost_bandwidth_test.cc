@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "tests/bad_input.h"
 #include "topology/cost_model.h"
 #include "topology/topology.h"
 
@@ -105,12 +106,7 @@ TEST(Bandwidth, Values) {
 }
 
 TEST(Bandwidth, FileErrorsNameLineAndColumn) {
-  struct Case {
-    const char* text;
-    const char* where;
-    const char* words;
-  };
-  const Case cases[] = {
+  const BadInput cases[] = {
       {"bandwidth dim1 1GB/s\n", "bw.net:1:1: ", "must come after the network line"},
       {"network torus 4x4\nbandwidth dim3 1GB/s\n",
        "bw.net:2:11: ", "a torus's links are dim1..dim2"},
@@ -127,12 +123,11 @@ TEST(Bandwidth, FileErrorsNameLineAndColumn) {
        "bw.net:3:11: ", "duplicate bandwidth of 'dim1' (first at line 2)"},
       {"network ring 8\nbandwidth dim1 1GB/s x\n", "bw.net:2:22: ", "expected end of line"},
   };
-  for (const Case& c : cases) {
+  for (const BadInput& c : cases) {
     NetworkDesc d;
     std::string err;
     EXPECT_FALSE(parse_network_file(c.text, "bw.net", &d, &err)) << c.text;
-    EXPECT_EQ(err.rfind(c.where, 0), 0u) << err;
-    EXPECT_NE(err.find(c.words), std::string::npos) << err;
+    expect_error(c, err);
   }
   // Dimensions derived from the job: checked when applied.
   Topology t = uniform_topology(16, 1);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/bad_input.h"
 #include "topology/descriptions.h"
 
 namespace topoa2a {
@@ -44,12 +45,7 @@ TEST(CostFile, GoodFile) {
 }
 
 TEST(CostFile, ErrorsNameLineAndColumn) {
-  struct Case {
-    const char* text;
-    const char* where;  // FILE:LINE:COLUMN
-    const char* words;
-  };
-  const Case cases[] = {
+  const BadInput cases[] = {
       {"ts_intra 1us\ntsintra 2us\n", "c.cost:2:1: ",
        "unknown key 'tsintra'; expected one of "
        "ts_intra, tw_intra, ts_inter, tw_inter, "
@@ -66,14 +62,13 @@ TEST(CostFile, ErrorsNameLineAndColumn) {
       {"ts_hop 3parsecs\n", "c.cost:1:8: ", "unknown unit 'parsecs' in '3parsecs'"},
       {"ts_intra=1us\n", "c.cost:1:1: ", "unknown key 'ts_intra=1us'"},
   };
-  for (const Case& c : cases) {
+  for (const BadInput& c : cases) {
     CostParams p;
     p.ts_intra = 9;  // unchanged on error
     std::vector<std::string> given;
     std::string err;
     EXPECT_FALSE(parse_cost_file(c.text, "c.cost", &p, &given, &err)) << c.text;
-    EXPECT_EQ(err.rfind(c.where, 0), 0u) << err;
-    EXPECT_NE(err.find(c.words), std::string::npos) << err;
+    expect_error(c, err);
     EXPECT_DOUBLE_EQ(p.ts_intra, 9);
     EXPECT_TRUE(given.empty());
   }

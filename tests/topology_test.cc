@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/bad_input.h"
 #include "topology/cost_model.h"  // CostParams
 
 namespace topoa2a {
@@ -110,14 +111,8 @@ TEST(NetworkFile, KindsAndDims) {
   EXPECT_EQ(d.dims, (std::vector<int>{2, 8}));
 }
 
-struct BadFile {
-  const char* text;
-  const char* prefix;  // expected start of the error
-  const char* words;   // expected somewhere in it
-};
-
 TEST(NetworkFile, MalformedGivesPosition) {
-  const BadFile cases[] = {
+  const BadInput cases[] = {
       {"# x\nnetwork tours 4x4\n", "bad.net:2:9: ", "expected a network kind (switch, ring"},
       {"network torus 4x0\n",
        "bad.net:1:17: ", "extent 0 is out of range; each extent must be 1.."},
@@ -145,12 +140,11 @@ TEST(NetworkFile, MalformedGivesPosition) {
       {"  netwrok ring\n",
        "bad.net:1:3: ", "expected 'network', 'nodes', 'host', 'rank' or 'bandwidth'"},
   };
-  for (const BadFile& c : cases) {
+  for (const BadInput& c : cases) {
     NetworkDesc d;
     std::string err;
     EXPECT_FALSE(parse_network_file(c.text, "bad.net", &d, &err)) << c.text;
-    EXPECT_EQ(err.rfind(c.prefix, 0), 0u) << "text: " << c.text << "\nerror: " << err;
-    EXPECT_NE(err.find(c.words), std::string::npos) << "text: " << c.text << "\nerror: " << err;
+    expect_error(c, err);
   }
 }
 
