@@ -50,6 +50,16 @@ struct Algorithm {
   // the size of that round: the one source of every algorithm's pattern
   // (build() is schedule_from_rounds over it; the cost model samples it).
   Round (*round)(int p, int rank, const Params& params, int k);
+
+  // True where, on `grid` (row-major extents multiplying to p), every
+  // round is a product of permutations of each dimension: rank (c_0, ...,
+  // c_{n-1}) sends the same blocks as every rank to (pi_0(c_0), ...,
+  // pi_{n-1}(c_{n-1})). Shifts are; so is the XOR pairing where every
+  // extent is a power of two. On a mesh or torus of that grid with
+  // dimension-order routes every line of a dimension then carries the
+  // same, so the cost model prices a round from the ranks of one line per
+  // dimension, exactly. nullptr: never.
+  bool (*product_on)(int p, const Params& params, const std::vector<int>& grid);
 };
 
 // The generic build(): rounds 0 .. rounds(p, params)-1 of `round`.
@@ -115,6 +125,7 @@ double onefactor_time(int p, const Params&, double ts, double tw, double m);
 std::string onefactor_xor_check(int p, const Params&);
 Schedule onefactor_xor_build(int p, int rank, const Params&);  // schedule_from_rounds
 Round onefactor_xor_round(int p, int rank, const Params&, int k);
+bool onefactor_xor_product_on(int p, const Params&, const std::vector<int>& grid);
 int onefactor_xor_rounds(int p, const Params&);
 long long onefactor_xor_blocks_sent(int p, int rank, const Params&);
 double onefactor_xor_time(int p, const Params&, double ts, double tw, double m);
@@ -153,6 +164,7 @@ double torus_time(int p, const Params&, double ts, double tw, double m);
 std::string direct_scheduled_check(int p, const Params&);
 Schedule direct_scheduled_build(int p, int rank, const Params&);
 Round direct_scheduled_round(int p, int rank, const Params&, int k);
+bool direct_scheduled_product_on(int p, const Params&, const std::vector<int>& grid);
 int direct_scheduled_rounds(int p, const Params&);
 long long direct_scheduled_blocks_sent(int p, int rank, const Params&);
 double direct_scheduled_time(int p, const Params&, double ts, double tw, double m);

@@ -172,6 +172,13 @@ Round direct_scheduled_round(int p, int rank, const Params& params, int i) {
   return round;
 }
 
+// Shifts are products: the shifts delta_i on params.dims, j + i on {p}
+// (a switch, p not a power of two; j ^ i otherwise, which is no shift).
+bool direct_scheduled_product_on(int p, const Params& params, const std::vector<int>& grid) {
+  if (params.fabric != Fabric::kSwitch) return grid == params.dims;
+  return !is_pow2(p) && grid == std::vector<int>{p};
+}
+
 Schedule direct_scheduled_build(int p, int rank, const Params& params) {
   return schedule_from_rounds<direct_scheduled_round, direct_scheduled_rounds>(p, rank, params);
 }

@@ -23,6 +23,17 @@ Round onefactor_xor_round(int p, int rank, const Params&, int k) {
   return round;
 }
 
+// On power-of-two extents each dimension is a field of the rank's bits, so
+// j XOR i is the product of c_d XOR i_d.
+bool onefactor_xor_product_on(int p, const Params&, const std::vector<int>& grid) {
+  long long prod = 1;
+  for (int e : grid) {
+    if (!is_pow2(e)) return false;
+    prod *= e;
+  }
+  return is_pow2(p) && prod == p;
+}
+
 Schedule onefactor_xor_build(int p, int rank, const Params& params) {
   return schedule_from_rounds<onefactor_xor_round, onefactor_xor_rounds>(p, rank, params);
 }

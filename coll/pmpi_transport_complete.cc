@@ -1,11 +1,10 @@
 // PmpiTransport's completion (pmpi_transport.h): held receives probed for
 // and posted in order, PMPI_Waitsome / PMPI_Testsome, and each finished
 // request's error, a lost payload's class included.
-#include "coll/pmpi_transport.h"
-
 #include <vector>
 
 #include "coll/mpi_large_count.h"
+#include "coll/pmpi_transport.h"
 
 namespace topoa2a {
 namespace {

@@ -142,6 +142,11 @@ TEST(Model, SampledRoundsAt1024) {
       EXPECT_LT(o.sampled_rounds.size(), static_cast<size_t>(o.rounds) + 1);
       if (a.id == AlgorithmId::kHypercube) {
         EXPECT_EQ(o.sampled_rounds.size(), 10u);
+      } else if (a.id == AlgorithmId::kDirectScheduled || a.id == AlgorithmId::kOneFactorXor) {
+        // Products on the torus's own grid: the 64 ranks of one line per
+        // dimension price a round, so many more rounds fit the budget
+        // (cost_product_test.cc).
+        EXPECT_GT(o.sampled_rounds.size(), 200u) << a.name;
       } else {
         EXPECT_LT(o.sampled_rounds.size(), 200u) << a.name;
       }

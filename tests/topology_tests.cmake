@@ -7,7 +7,8 @@ add_executable(topology_test ${CMAKE_CURRENT_LIST_DIR}/topology_test.cc
                              ${CMAKE_CURRENT_LIST_DIR}/cost_model_test.cc
                              ${CMAKE_CURRENT_LIST_DIR}/cost_choice_test.cc
                              ${CMAKE_CURRENT_LIST_DIR}/cost_file_test.cc
-                             ${CMAKE_CURRENT_LIST_DIR}/cost_bandwidth_test.cc)
+                             ${CMAKE_CURRENT_LIST_DIR}/cost_bandwidth_test.cc
+                             ${CMAKE_CURRENT_LIST_DIR}/cost_product_test.cc)
 target_link_libraries(topology_test PRIVATE topoa2a_topo GTest::gtest_main)
 # MPICH's shipped tuning files (maint/tuning/coll of MPICH's source; ci/test.sh
 # sets this from ci/mpich-tuning.sh). Empty: Rules.MpichShippedFilesParse

@@ -65,7 +65,40 @@ class LinkLoads {
     max_ = 0;
     messages_ = 0;
     links_ = 0;
+    std::fill(line_.begin(), line_.end(), 0.0);
   }
+
+  // A mesh or torus whose endpoints are the ranks in order, one rank per
+  // node: a product round (Algorithm::product_on its grid) loads every
+  // line of a dimension alike there, so add_line prices it.
+  bool lines_alike() const {
+    const Network& n = t_.network;
+    if (!n.direct() || t_.nodes != t_.size || n.endpoints() != t_.size) return false;
+    for (int r = 0; r < t_.size; ++r)
+      if (n.endpoint_of_rank[r] != r) return false;
+    return true;
+  }
+  // On every line of dimension d alike (lines_alike): the route from
+  // coordinate `from` to `to` carries `load` more; `weight`: the messages
+  // it stands for (for the mean route length).
+  void add_line(int d, int from, int to, double load, double weight) {
+    if (line_.empty()) {
+      line_at_.assign(nd_, 0);
+      for (int k = 1; k < nd_; ++k) line_at_[k] = line_at_[k - 1] + 2 * t_.network.dims[k - 1];
+      line_.assign(static_cast<size_t>(line_at_[nd_ - 1] + 2 * t_.network.dims[nd_ - 1]), 0.0);
+    }
+    double hops = 0;
+    walk(from * stride_[d], to * stride_[d], [&](int at, int dim, int way) {
+      const int c = (at / stride_[dim]) % t_.network.dims[dim];
+      double& l = line_[static_cast<size_t>(line_at_[dim] + 2 * c + way)];
+      l += load * dim_factor_[dim];
+      max_ = std::max(max_, l);
+      ++hops;
+    });
+    links_ += weight * hops;
+  }
+  // Messages that add_line's routes stand for (for the mean route length).
+  void count_messages(double n) { messages_ += n; }
 
   // Charge a message's route: every link it crosses carries `load` more
   // (blocks; a dragonfly's global bundle load/L: its L links share it),
@@ -97,30 +130,10 @@ class LinkLoads {
       links_ += count * links;
       return;
     }
-    int cur = n.endpoint_of_rank[src];
-    const int to = n.endpoint_of_rank[dst];
-    for (int d = 0; d < nd_ && cur != to; ++d) {
-      const int ext = n.dims[d];
-      const int a = (cur / stride_[d]) % ext, b = (to / stride_[d]) % ext;
-      if (a == b) continue;
-      int steps, dir;
-      if (n.periodic[d]) {
-        const int fwd = mod(b - a, ext), bwd = ext - fwd;
-        dir = fwd <= bwd ? +1 : -1;
-        steps = std::min(fwd, bwd);
-      } else {
-        dir = b > a ? +1 : -1;
-        steps = std::abs(b - a);
-      }
-      int c = a;
-      links += steps;
-      for (int s = 0; s < steps; ++s) {
-        bump((static_cast<size_t>(cur) * nd_ + d) * 2 + (dir > 0 ? 0 : 1), load * dim_factor_[d]);
-        const int next = n.periodic[d] ? mod(c + dir, ext) : c + dir;
-        cur += (next - c) * stride_[d];
-        c = next;
-      }
-    }
+    walk(n.endpoint_of_rank[src], n.endpoint_of_rank[dst], [&](int at, int d, int way) {
+      bump((static_cast<size_t>(at) * nd_ + d) * 2 + way, load * dim_factor_[d]);
+      ++links;
+    });
     links_ += count * links;
   }
 
@@ -150,6 +163,35 @@ class LinkLoads {
   }
 
  private:
+  // The route from endpoint `cur` to `to` of a ring / mesh / torus /
+  // hypercube: dimension by dimension, the shortest way (ties the positive
+  // way); hop(endpoint, dimension, 0 positive / 1 negative) per link.
+  template <class Hop>
+  void walk(int cur, int to, Hop&& hop) const {
+    const Network& n = t_.network;
+    for (int d = 0; d < nd_ && cur != to; ++d) {
+      const int ext = n.dims[d];
+      const int a = (cur / stride_[d]) % ext, b = (to / stride_[d]) % ext;
+      if (a == b) continue;
+      int steps, dir;
+      if (n.periodic[d]) {
+        const int fwd = mod(b - a, ext), bwd = ext - fwd;
+        dir = fwd <= bwd ? +1 : -1;
+        steps = std::min(fwd, bwd);
+      } else {
+        dir = b > a ? +1 : -1;
+        steps = std::abs(b - a);
+      }
+      int c = a;
+      for (int s = 0; s < steps; ++s) {
+        hop(cur, d, dir > 0 ? 0 : 1);
+        const int next = n.periodic[d] ? mod(c + dir, ext) : c + dir;
+        cur += (next - c) * stride_[d];
+        c = next;
+      }
+    }
+  }
+
   // A dragonfly's group, a tapered fat tree's leaf, of the node of rank r.
   int group_of_rank(int r) const { return t_.network.group_of(t_.network.endpoint_of_rank[r]); }
   int leaf_of_rank(int r) const { return t_.network.endpoint_of_rank[r] / t_.network.leaf_size; }
@@ -176,6 +218,9 @@ class LinkLoads {
   std::vector<double> dim_factor_;  // per dimension: link_factor of its links
   size_t slots_ = 0;
   std::vector<double> load_;
+  // add_line: per dimension, coordinate and direction, every line's load
+  std::vector<double> line_;
+  std::vector<int> line_at_;  // where each dimension's starts
   std::vector<unsigned> stamp_;
   unsigned gen_ = 0;
   double max_ = 0;
