@@ -189,6 +189,11 @@ def write_summary(outdir, points, timing):
          "default choice / ratio to the best of everything at that size).", "",
          "Payload checks: " + ", ".join(f"{k}: {v}" for k, v in sorted(checks.items()))
          + f" (blocks above {2048} B run on shared buffers, unchecked).", ""]
+    if os.path.exists(os.path.join(outdir, "machine.txt")):
+        L += [f"Machine (`nodes.py --machine`, in `machine.txt`): `{platforms.machine()}`: link "
+              f"bandwidth and latency, receive overhead (smpi/or), intra-node bandwidth and "
+              f"latency. With `--costs calibrate` (the default; timing.csv's note says which) topo_auto "
+              f"knows them only through topoa2a-calibrate's cost file.", ""]
     ratios = [pt["auto"]["time"] / pt["best_time"] for pt in points
               if pt["auto"] and pt["best_time"]]
     if ratios:
@@ -286,6 +291,10 @@ def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
     outdir = sys.argv[1]
+    machine = os.path.join(outdir, "machine.txt")  # nodes.py --machine
+    if os.path.exists(machine):
+        with open(machine) as f:
+            platforms.set_machine(f.read().strip())
     rows, timing, picks = load(outdir)
     points = analyze(rows, picks)
     write_results(outdir, points)

@@ -31,8 +31,15 @@ where nodes have two cores or more, and passes its cost file
 (platforms.describe_nodes' "cost", as the sweeps published before
 calibration did). timing.csv's note says which.
 
+--machine KEY=VALUE,... runs the sweep on other constants than
+sim/platforms.py's (link_bw, shm_bw in bytes/s; link_lat, shm_lat,
+recv_overhead in s): a machine the model was never tuned on, which
+topo_auto learns through topoa2a-calibrate alone. They are kept in
+DIR/machine.txt; later runs into DIR and its analysis use them, and
+--publish refuses directories of different machines.
+
 Files in DIR: raw.csv (sim_a2a's lines), timing.csv (wall time and status
-of every smpirun), logs/, platforms/.
+of every smpirun), logs/, platforms/, machine.txt (--machine only).
 """
 import argparse
 import contextlib
@@ -49,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import platforms  # noqa: E402
-from smpi_tools import (SMPI_CFG, build, cost_args, explain, run_limited,  # noqa: E402
+from smpi_tools import (smpi_cfg, build, cost_args, explain, run_limited,  # noqa: E402
                         table_algorithms)
 
 SMPI_ALGS = ["bruck", "pair", "basic_linear", "mvapich2_scatter_dest", "2dmesh", "3dmesh", "ring",
@@ -110,6 +117,27 @@ def drop_rows(path, keep):
         f.writelines(l for i, l in enumerate(lines) if keep(i, l))
 
 
+def use_machine(out, spec):
+    """The machine of sweep directory `out`: DIR/machine.txt where an
+    earlier run wrote one (a --machine that differs stops: one directory,
+    one machine), else --machine, written there."""
+    path = os.path.join(out, "machine.txt")
+    kept = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            kept = f.read().strip()
+    wanted = platforms.set_machine(spec) if spec else ""
+    if kept and spec and platforms.set_machine(kept) != wanted:
+        raise SystemExit(f"nodes: {out} holds runs on --machine {kept}; "
+                         f"--machine {spec} needs a directory of its own")
+    if kept:
+        platforms.set_machine(kept)
+    elif spec:
+        os.makedirs(out, exist_ok=True)
+        with open(path, "w") as f:
+            f.write(wanted + "\n")
+
+
 def publish(srcs, dest):
     """The sweep directories' raw.csv, timing.csv, explain.csv and cost
     files -> dest, then analyze_nodes.py there (runs nothing)."""
@@ -119,6 +147,18 @@ def publish(srcs, dest):
     # explain.csv: each (platform, block size)'s lines from the first
     # directory that has them.
     os.makedirs(dest, exist_ok=True)
+    # One machine for all (machine.txt: sim/platforms.py's constants where absent).
+    machines = set()
+    for d in srcs:
+        path = os.path.join(d, "machine.txt")
+        machines.add(open(path).read().strip() if os.path.exists(path) else "")
+    if len(machines) > 1:
+        raise SystemExit(f"nodes: --publish: the directories ran on different machines "
+                         f"({'; '.join(sorted(m or 'the default' for m in machines))})")
+    (machine,) = machines
+    if machine:
+        with open(os.path.join(dest, "machine.txt"), "w") as f:
+            f.write(machine + "\n")
     for f in ("raw.csv", "timing.csv", "explain.csv"):
         lines, explained = [], set()
         for i, d in enumerate(srcs):
@@ -209,7 +249,7 @@ def run_point(exe, out, point, args):
     for prec in PRECISION_LADDER:
         cmd = (["nice", "smpirun", "-no-privatize", "-np", str(info["p"]), "-platform",
                 os.path.join(pdir, name + ".xml"), "-hostfile",
-                os.path.join(pdir, name + ".hosts")] + SMPI_CFG + user_cfg + prec + extra
+                os.path.join(pdir, name + ".hosts")] + smpi_cfg() + user_cfg + prec + extra
                + drv)
         log = os.path.join(ldir, f"{name}-{label}-{m}.log")
         t0 = time.time()
@@ -256,6 +296,10 @@ def main():
     ap.add_argument("--cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting for these runs (noted in timing.csv), "
                     "e.g. maxmin/precision:1e-4")
+    ap.add_argument("--machine", metavar="KEY=VALUE,...", default="",
+                    help="other link and node constants than sim/platforms.py's: link_bw, "
+                    "shm_bw (bytes/s), link_lat, shm_lat, recv_overhead (s); kept in "
+                    "DIR/machine.txt, which every later run and the analysis of DIR use")
     ap.add_argument("--publish", metavar="DIR",
                     help="copy --out's raw.csv and timing.csv to DIR (e.g. sim/results/nodes), "
                     "regenerate the tables and plots there, run nothing")
@@ -268,6 +312,7 @@ def main():
         publish([os.path.abspath(d) for d in args.out.split(",") if d], args.publish)
         return
     out = os.path.abspath(args.out)
+    use_machine(out, args.machine)
     pdir, ldir = os.path.join(out, "platforms"), os.path.join(out, "logs")
     os.makedirs(pdir, exist_ok=True)
     os.makedirs(ldir, exist_ok=True)

@@ -29,6 +29,38 @@ LINK_BW = 10e9  # bytes per second per link and direction (t_w = 0.1 ns/B)
 LINK_LAT = 0.1e-6  # seconds per link (hop)
 RECV_OVERHEAD = 1e-6  # smpi/or: software cost of each receive (part of t_s)
 
+# The machine's constants by name, for set_machine (nodes.py --machine).
+MACHINE_KEYS = {"link_bw": "LINK_BW", "link_lat": "LINK_LAT", "recv_overhead": "RECV_OVERHEAD",
+                "shm_bw": "SHM_BW", "shm_lat": "SHM_LAT"}
+
+
+def set_machine(spec):
+    """Replaces the machine's constants named in spec ("link_bw=2.5e9,
+    link_lat=1e-6,...": bytes/s and seconds; MACHINE_KEYS) for every
+    platform described or written afterwards: a machine whose costs the
+    model has never been shown (topo_auto learns them from topoa2a-calibrate
+    alone). Returns the whole machine, as machine() does."""
+    for item in (s.strip() for s in spec.split(",")):
+        if not item:
+            continue
+        key, eq, value = item.partition("=")
+        if key not in MACHINE_KEYS or not eq:
+            raise SystemExit(f"--machine {item}: expected KEY=VALUE with KEY one of "
+                             f"{', '.join(MACHINE_KEYS)}")
+        try:
+            v = float(value)
+        except ValueError:
+            v = 0.0
+        if not v > 0 or math.isinf(v):
+            raise SystemExit(f"--machine {item}: the value must be a positive number")
+        globals()[MACHINE_KEYS[key]] = v
+    return machine()
+
+
+def machine():
+    """The machine's constants as a set_machine spec (every key)."""
+    return ",".join(f"{k}={globals()[g]:g}" for k, g in MACHINE_KEYS.items())
+
 
 def _near_cube(p, n):
     """n extents, product p, as equal as powers of two allow (largest first)."""

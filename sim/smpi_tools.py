@@ -20,10 +20,12 @@ import platforms  # noqa: E402
 # unknown length); 0.1 us, a real library's order of magnitude, and not
 # grown on repeated calls (smpi/grow-injected-times, SMPI's default, makes
 # each further poll cost more, so a rank that polls falls behind).
-SMPI_CFG = ["--cfg=smpi/simulate-computation:no", "--cfg=network/model:CM02",
+# The receive overhead is platforms.RECV_OVERHEAD (1 us unless --machine).
+def smpi_cfg():
+    return ["--cfg=smpi/simulate-computation:no", "--cfg=network/model:CM02",
             "--cfg=network/TCP-gamma:0", "--cfg=network/crosstraffic:0",
-            "--cfg=smpi/or:0:1e-6:0", "--cfg=smpi/iprobe:1e-7", "--cfg=smpi/test:1e-7",
-            "--cfg=smpi/grow-injected-times:no",
+            f"--cfg=smpi/or:0:{platforms.RECV_OVERHEAD:g}:0", "--cfg=smpi/iprobe:1e-7",
+            "--cfg=smpi/test:1e-7", "--cfg=smpi/grow-injected-times:no",
             "--log=root.thres:critical"]
 
 
@@ -60,7 +62,7 @@ def calibrate(exe, pdir, kind, spec):
     with open(hosts, "w") as f:
         f.write("n0\n" * per + "n1\n" * per)
     cmd = ["smpirun", "-no-privatize", "-np", str(2 * per), "-platform",
-           os.path.join(pdir, name + ".xml"), "-hostfile", hosts] + SMPI_CFG + [
+           os.path.join(pdir, name + ".xml"), "-hostfile", hosts] + smpi_cfg() + [
                os.path.join(os.path.dirname(exe), "sim_calibrate"), "-o", path + ".tmp"]
     with open(os.path.join(pdir, name + ".calibrate.log"), "w") as log:
         subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=True, cwd=ROOT)

@@ -54,4 +54,25 @@ want = [("torus", "ok"), ("ring", "timeout 9s")]
 print(f"test_node_bounds: last_runs {got} {'ok' if got == want else 'MISMATCH'}")
 if got != want:
     failed.append("last_runs")
+# nodes.py --machine: other constants reach the platform, its bounds and
+# SMPI's receive overhead; a bad spec stops; machine() gives them back.
+import smpi_tools  # noqa: E402
+default = platforms.machine()
+platforms.set_machine("link_bw=2.5e9,recv_overhead=3e-6")
+_, inj, _, _ = bounds("fattree", "16x16")
+expect("fattree-16x16 injection at 2.5 GB/s", inj, 15 * PAIR / 2.5e9)
+info = platforms.describe_nodes("fattree", "16x16")
+ok = ("--cfg=smpi/or:0:3e-06:0" in smpi_tools.smpi_cfg() and info["bw"] == 2.5e9
+      and info["recv_overhead"] == 3e-6 and "link_bw=2.5e+09" in platforms.machine())
+for bad in ("link_bw=0", "link_bw=fast", "bandwidth=1e9", "link_lat"):
+    try:
+        platforms.set_machine(bad)
+        ok = False
+    except SystemExit:
+        pass
+platforms.set_machine(default)
+ok = ok and platforms.machine() == default and platforms.LINK_BW == 10e9
+print(f"test_node_bounds: set_machine {'ok' if ok else 'MISMATCH'}")
+if not ok:
+    failed.append("set_machine")
 sys.exit(1 if failed else 0)
