@@ -143,9 +143,10 @@ def publish(srcs, dest):
     files -> dest, then analyze_nodes.py there (runs nothing)."""
     # --out may list several sweep directories (comma separated, e.g.
     # sweeps run side by side over different platforms or sizes): their
-    # lines are concatenated (timing.csv: the first directory's header);
-    # explain.csv: each (platform, block size)'s lines from the first
-    # directory that has them.
+    # lines are concatenated (timing.csv: the first directory's header), so
+    # a later directory's run of a point supersedes an earlier one;
+    # explain.csv: each (platform, block size)'s lines from the last
+    # directory that has them, for the same reason (a model rerun's).
     os.makedirs(dest, exist_ok=True)
     # One machine for all (machine.txt: sim/platforms.py's constants where absent).
     machines = set()
@@ -161,7 +162,8 @@ def publish(srcs, dest):
             f.write(machine + "\n")
     for f in ("raw.csv", "timing.csv", "explain.csv"):
         lines, explained = [], set()
-        for i, d in enumerate(srcs):
+        order = list(enumerate(srcs))
+        for i, d in reversed(order) if f == "explain.csv" else order:
             path = os.path.join(d, f)
             if not os.path.exists(path):
                 continue
@@ -174,6 +176,8 @@ def publish(srcs, dest):
                 mine = {key(l) for l in got} - explained
                 explained |= mine
                 got = [l for l in got if key(l) in mine]
+                lines[:0] = got  # the directories' order, each point once
+                continue
             lines += got if (i == 0 or f != "timing.csv") else got[1:]
         with open(os.path.join(dest, f), "w") as fh:
             fh.writelines(lines)
