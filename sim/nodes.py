@@ -160,6 +160,8 @@ def publish(srcs, dest):
     if machine:
         with open(os.path.join(dest, "machine.txt"), "w") as f:
             f.write(machine + "\n")
+    elif os.path.exists(os.path.join(dest, "machine.txt")):
+        os.remove(os.path.join(dest, "machine.txt"))  # an earlier publication's
     for f in ("raw.csv", "timing.csv", "explain.csv"):
         lines, explained = [], set()
         order = list(enumerate(srcs))
