@@ -183,13 +183,17 @@ def publish(srcs, dest):
             lines += got if (i == 0 or f != "timing.csv") else got[1:]
         with open(os.path.join(dest, f), "w") as fh:
             fh.writelines(lines)
-    # The cost files topo_auto was given (--costs calibrate).
+    # The cost files topo_auto was given (--costs calibrate): a sweep's
+    # platforms/, a published directory's costs/ (the later directory's).
     os.makedirs(os.path.join(dest, "costs"), exist_ok=True)
     for d in srcs:
-        pdir = os.path.join(d, "platforms")
-        for f in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
-            if f.endswith(".cost"):
-                shutil.copy(os.path.join(pdir, f), os.path.join(dest, "costs", f))
+        for sub in ("costs", "platforms"):
+            pdir = os.path.join(d, sub)
+            if not os.path.isdir(pdir) or os.path.samefile(pdir, os.path.join(dest, "costs")):
+                continue
+            for f in sorted(os.listdir(pdir)):
+                if f.endswith(".cost"):
+                    shutil.copy(os.path.join(pdir, f), os.path.join(dest, "costs", f))
     subprocess.run([sys.executable, os.path.join(HERE, "analyze_nodes.py"), dest], check=True)
 
 
