@@ -25,7 +25,7 @@ Candidates, in this order, all on the same platform and configuration:
 topo_auto's costs (every run is given them; only topo_auto uses them):
 --costs calibrate (the default) runs topoa2a-calibrate (sim_calibrate,
 default options) once per platform on two of its nodes, two ranks each
-where nodes have two cores or more, and passes its cost file
+(one-core nodes too: SMPI simulates no computation), and passes its cost file
 (DIR/platforms/PLATFORM.cost, kept: delete it to calibrate again);
 --costs constants passes the simulator's own link constants
 (platforms.describe_nodes' "cost", as the sweeps published before
