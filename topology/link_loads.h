@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "coll/schedule.h"
+#include "topology/node_layout.h"  // ranks_are_endpoints
 #include "topology/topology.h"
 
 namespace topoa2a {
@@ -72,11 +73,7 @@ class LinkLoads {
   // node: a product round (Algorithm::product_on its grid) loads every
   // line of a dimension alike there, so add_line prices it.
   bool lines_alike() const {
-    const Network& n = t_.network;
-    if (!n.direct() || t_.nodes != t_.size || n.endpoints() != t_.size) return false;
-    for (int r = 0; r < t_.size; ++r)
-      if (n.endpoint_of_rank[r] != r) return false;
-    return true;
+    return t_.network.direct() && t_.nodes == t_.size && ranks_are_endpoints(t_);
   }
   // On every line of dimension d alike (lines_alike): the route from
   // coordinate `from` to `to` carries `load` more; `weight`: the messages

@@ -34,10 +34,6 @@ std::shared_ptr<const NodeLayout> node_layout_for(const Topology& t) {
   return make_node_layout(t.node_of_rank, net, n.dims, n.endpoint_of_rank);
 }
 
-namespace {
-// The communicator's ranks sit on the network's endpoints in rank order,
-// one each (a simulation, a forced topology, one rank per node placed in
-// order): the grid of the network is then the grid of the ranks.
 bool ranks_are_endpoints(const Topology& t) {
   const Network& n = t.network;
   if (!n.has_coords() || n.endpoints() != t.size) return false;
@@ -45,7 +41,6 @@ bool ranks_are_endpoints(const Topology& t) {
     if (n.endpoint_of_rank[r] != r) return false;
   return true;
 }
-}  // namespace
 
 void topology_params(const Algorithm& a, const Topology& t,
                      const std::shared_ptr<const NodeLayout>& layout, Params* params) {

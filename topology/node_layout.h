@@ -16,6 +16,11 @@ namespace topoa2a {
 // otherwise the layout says "switch" (the schedules then pair nodes).
 std::shared_ptr<const NodeLayout> node_layout_for(const Topology& t);
 
+// The communicator's ranks sit on the network's endpoints in rank order,
+// one each (a simulation, a forced topology, one rank per node placed in
+// order): the grid of the network is then the grid of the ranks. O(p).
+bool ranks_are_endpoints(const Topology& t);
+
 // What algorithm `a` takes from the communicator's topology, into *params
 // (other fields untouched): mesh the user's grid (MPIR_CVAR_TOPOA2A_MESH_GRID;
 // else untouched); torus its grid (the user's, else the Cartesian topology's,
